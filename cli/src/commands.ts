@@ -1,0 +1,28 @@
+import ConfigPrint from './commands/config-print.ts'
+import KeyCreate from './commands/key-create.ts'
+import KeyList from './commands/key-list.ts'
+import KeyRevoke from './commands/key-revoke.ts'
+import KeyRoll from './commands/key-roll.ts'
+import Migrate from './commands/migrate.ts'
+import Serve from './commands/serve.ts'
+import WorkspaceCreate from './commands/workspace-create.ts'
+import WorkspaceList from './commands/workspace-list.ts'
+import WorkspaceSetPlan from './commands/workspace-set-plan.ts'
+import { WorkspaceResume, WorkspaceScheduleDeletion, WorkspaceSuspend } from './commands/workspace-status.ts'
+
+// oclif's explicit command strategy: the command ids and their classes, no folder scanning.
+export const commands = {
+  serve: Serve,
+  migrate: Migrate,
+  'config:print': ConfigPrint,
+  'workspace:create': WorkspaceCreate,
+  'workspace:list': WorkspaceList,
+  'workspace:suspend': WorkspaceSuspend,
+  'workspace:resume': WorkspaceResume,
+  'workspace:schedule-deletion': WorkspaceScheduleDeletion,
+  'workspace:set-plan': WorkspaceSetPlan,
+  'key:create': KeyCreate,
+  'key:list': KeyList,
+  'key:roll': KeyRoll,
+  'key:revoke': KeyRevoke,
+}

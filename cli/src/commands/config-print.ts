@@ -1,0 +1,15 @@
+import { loadConfig, printableConfig } from '@docsvc/core'
+import { BaseCommand } from '../base-command.ts'
+
+export default class ConfigPrint extends BaseCommand {
+  static override description = 'Show the effective configuration, secrets masked'
+
+  async run(): Promise<Record<string, unknown>> {
+    const { flags } = await this.parse(ConfigPrint)
+    const printable = printableConfig(loadConfig(this.env(flags)))
+    if (!this.jsonEnabled()) {
+      for (const [key, value] of Object.entries(printable)) this.log(`${key}: ${JSON.stringify(value)}`)
+    }
+    return printable
+  }
+}

@@ -1,0 +1,63 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { stdResponses } from '../http/schemas/problem-schema.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import { accountView } from './account-view.ts'
+
+const Account = Type.Object(
+  {
+    object: Type.Literal('account'),
+    workspace: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      status: Type.String(),
+      regions: Type.Array(Type.String()),
+    }),
+    key: Type.Object({ id: Type.String(), mode: Type.String(), scopes: Type.Array(Type.String()) }),
+    plan: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      features: Type.Record(Type.String(), Type.Boolean()),
+    }),
+    limits: Type.Record(Type.String(), Type.Number()),
+    usage: Type.Object({
+      cycle_start: Type.String(),
+      cycle_end: Type.String(),
+      renders: Type.Integer(),
+      included_renders: Type.Integer(),
+      remaining_renders: Type.Integer(),
+    }),
+    capabilities: Type.Record(Type.String(), Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+)
+
+export async function accountRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  app.get(
+    '/account',
+    {
+      config: { scope: 'account:read' },
+      schema: {
+        tags: ['account'],
+        summary: 'The workspace, its plan, usage so far and limits',
+        response: { 200: Account, ...stdResponses(), 503: { $ref: 'Problem#' } },
+      },
+    },
+    async (request) => {
+      const auth = request.auth!
+      const plan = request.plan
+      if (!plan) throw new ProblemError('internal_error', `plan ${auth.workspace.plan_id} is missing`)
+      const { registries } = container.cradle.plugins
+      const capabilities = Object.fromEntries(
+        EXTENSION_POINTS.map((point) => [point, registries[point].keys()]),
+      )
+      return accountView({ auth, plan, rendersThisCycle: 0, capabilities })
+    },
+  )
+}

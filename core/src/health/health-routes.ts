@@ -1,0 +1,48 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import type { Cradle } from '../kernel/container.ts'
+
+const HealthBody = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    checks: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  required: ['status'],
+} as const
+
+/** Outside /v1: /healthz says the process is up; /readyz that its database (and queue) answer. */
+export async function healthRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  app.get('/healthz', { schema: { tags: ['health'], response: { 200: HealthBody } } }, async () => ({
+    status: 'ok',
+  }))
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['health'], response: { 200: HealthBody, 503: HealthBody } } },
+    async (_request, reply) => {
+      const { db, plugins } = container.cradle
+      const checks: Record<string, string> = {}
+      try {
+        await db.ping()
+        checks.database = 'ok'
+      } catch (err) {
+        checks.database = `failed: ${(err as Error).message}`
+      }
+      for (const p of plugins.plugins) {
+        if (!p.manifest.healthcheck) continue
+        try {
+          const result = await p.manifest.healthcheck()
+          checks[p.manifest.id] = result.ok ? 'ok' : `failed: ${result.detail ?? 'unhealthy'}`
+        } catch (err) {
+          checks[p.manifest.id] = `failed: ${(err as Error).message}`
+        }
+      }
+      const ok = Object.values(checks).every((c) => c === 'ok')
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks })
+    },
+  )
+}

@@ -1,0 +1,86 @@
+import type { AwilixContainer } from 'awilix'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import type { Logger } from 'pino'
+import { accountRoutes } from '../account/account-routes.ts'
+import { healthRoutes } from '../health/health-routes.ts'
+import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import { errorPageRoutes } from './error-pages.ts'
+import './fastify-types.ts'
+import { registerJsonBody } from './json-body.ts'
+import { openApiPlugin } from './openapi.ts'
+import { sendProblem, toProblem } from './problem-response.ts'
+import { clientErrorProblem, writeRawProblem } from './raw-problem.ts'
+import { requestIdOf } from './request-id.ts'
+import { ProblemSchema } from './schemas/problem-schema.ts'
+import { v1GuardPlugin } from './v1-guard.ts'
+import { registerValidators } from './validator.ts'
+
+export interface AppOptions {
+  container: AwilixContainer<Cradle>
+  logger: Logger
+}
+
+/** The whole HTTP surface as one Fastify instance; server.ts only listens and closes it. */
+export async function buildApp({ container, logger }: AppOptions): Promise<FastifyInstance> {
+  const { config } = container.cradle
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    // malformed HTTP and oversized headers are answered here, before Fastify sees a request
+    clientErrorHandler(err, socket) {
+      writeRawProblem(socket, clientErrorProblem(err), config.docsUrl)
+    },
+  })
+
+  app.decorate('container', container)
+  registerValidators(app)
+  registerJsonBody(app)
+  app.addSchema(ProblemSchema)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id)
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error)
+    if (problem.code === 'internal_error') request.log.error({ err: error }, 'request failed')
+    return sendProblem(request, reply, problem, config.docsUrl)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new ProblemError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      config.docsUrl,
+    ),
+  )
+
+  await app.register(openApiPlugin, { config })
+  await app.register(v1GuardPlugin, container.cradle)
+  await app.register(idempotencyPlugin, { store: container.cradle.idempotencyStore })
+
+  await app.register(healthRoutes, { container })
+  await app.register(errorPageRoutes, { config })
+  await app.register(
+    async (v1) => {
+      await v1.register(accountRoutes, { container })
+    },
+    { prefix: '/v1' },
+  )
+  return app
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    container: AwilixContainer<Cradle>
+  }
+}

@@ -1,0 +1,38 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Config } from '../kernel/config.ts'
+
+/**
+ * The route schemas are the single source: @fastify/swagger builds OpenAPI 3.1 from them,
+ * served at /v1/openapi.json, with a readable reference at /v1/reference.
+ */
+async function openApi(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'docsvc API',
+        version: '1.0.0',
+        description:
+          'Document rendering service. Errors are RFC 9457 problem details (application/problem+json).',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'doc_live_... or doc_test_... API key' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+    hideUntagged: false,
+  })
+  await app.register(swaggerUi, { routePrefix: '/v1/reference', uiConfig: { docExpansion: 'list' } })
+  app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json').send(app.swagger()),
+  )
+}
+
+export const openApiPlugin = fp(openApi, { name: 'docsvc-openapi' })

@@ -1,0 +1,127 @@
+import { Transform } from 'node:stream'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { ApiKeyService } from '../api-keys/api-key-service.ts'
+import type { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
+import { hasScope } from '../api-keys/scopes.ts'
+import type { Config } from '../kernel/config.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { PlanRepository } from '../plans/plan-repository.ts'
+import { type RateLimiter, type RateLimitPolicy, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
+
+export interface GuardDeps {
+  config: Config
+  apiKeyService: ApiKeyService
+  keyUsageRecorder: KeyUsageRecorder
+  planRepository: PlanRepository
+  rateLimiter: RateLimiter
+}
+
+function keyFromHeaders(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization
+  if (typeof authorization === 'string' && authorization.trim() !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
+    // a present but non-Bearer Authorization header is a malformed credential, not a missing one
+    return match ? match[1] : authorization
+  }
+  const apiKey = request.headers['x-api-key']
+  return typeof apiKey === 'string' && apiKey !== '' ? apiKey.trim() : undefined
+}
+
+function isV1(request: FastifyRequest): boolean {
+  return request.url === '/v1' || request.url.startsWith('/v1/') || request.url.startsWith('/v1?')
+}
+
+/**
+ * Every /v1 route: authenticate the key (401s, workspace state and IP 403s), rate-limit the
+ * workspace (or, without a key, the client address), then check the route's scope.
+ */
+async function v1Guard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
+  const anonymous: RateLimitPolicy = {
+    name: 'anonymous',
+    limit: deps.config.anonymousRequestsPerSecond,
+    windowSeconds: 1,
+  }
+
+  async function limit(request: FastifyRequest, bucket: string, policy: RateLimitPolicy): Promise<void> {
+    const outcome = await deps.rateLimiter.consume(bucket, policy)
+    const headers = rateLimitHeaders(outcome)
+    request.raw.rateLimitHeaders = headers
+    if (!outcome.allowed) {
+      throw new ProblemError(
+        'rate_limited',
+        `More than ${policy.limit} requests per ${policy.windowSeconds} s.`,
+        {
+          headers,
+        },
+      )
+    }
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isV1(request) || request.routeOptions.config.public || request.is404) return
+    try {
+      request.auth = await deps.apiKeyService.authenticate(keyFromHeaders(request), request.ip)
+    } catch (err) {
+      // failed authentication counts against the caller's address, which slows key guessing
+      await limit(request, request.ip, anonymous)
+      throw err
+    }
+    const { workspace, key } = request.auth
+    deps.keyUsageRecorder.record(key.id, request.ip)
+    const plan = await deps.planRepository.get(workspace.plan_id)
+    if (plan) request.plan = plan
+    const policy: RateLimitPolicy = {
+      name: 'workspace',
+      limit: plan?.limits.requests_per_second ?? anonymous.limit,
+      windowSeconds: 1,
+    }
+    await limit(request, workspace.id, policy)
+    const scope = request.routeOptions.config.scope
+    if (scope && !hasScope(key.scopes, scope)) {
+      const needed = typeof scope === 'string' ? scope : scope.join(' or ')
+      throw new ProblemError('insufficient_scope', `This request needs the scope ${needed}.`)
+    }
+    reply.header('X-Workspace-Id', workspace.id)
+  })
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const max = request.plan?.limits.max_body_bytes
+    if (max === undefined) return payload
+    if (Number(request.headers['content-length'] ?? 0) > max) throw bodyTooLarge(max)
+    return limitedBody(payload, max)
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const headers = request.raw.rateLimitHeaders
+    if (headers) for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+    return payload
+  })
+}
+
+function bodyTooLarge(max: number): ProblemError {
+  return new ProblemError('payload_too_large', `The body is larger than your plan's ${max} bytes.`)
+}
+
+/** Counts a streamed body and stops it at the plan's limit (chunked bodies declare no length). */
+function limitedBody(payload: NodeJS.ReadableStream, max: number): Transform {
+  let received = 0
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      received += chunk.length
+      ;(counter as Transform & { receivedEncodedLength: number }).receivedEncodedLength = received
+      if (received > max) next(bodyTooLarge(max))
+      else next(null, chunk)
+    },
+  })
+  payload.on('error', (err) => counter.destroy(err))
+  return payload.pipe(counter)
+}
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    rateLimitHeaders?: Record<string, string>
+  }
+}
+
+export const v1GuardPlugin = fp(v1Guard, { name: 'docsvc-v1-guard' })

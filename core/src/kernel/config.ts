@@ -1,0 +1,101 @@
+import path from 'node:path'
+import { type Static, Type } from 'typebox'
+import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
+
+export const ENV_PREFIX = 'DOCSVC'
+
+const Cidrs = Type.Array(Type.String(), { default: [] })
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  host: Type.String({ default: '0.0.0.0' }),
+  dataDir: Type.String({ default: './data' }),
+  databaseUrl: Type.String({ default: '', description: 'postgres://... selects cluster mode' }),
+  publicUrl: Type.String({
+    default: '',
+    description: 'base of signed file URLs; default http://localhost:PORT',
+  }),
+  docsUrl: Type.String({ default: '', description: 'base of problem type URIs; default PUBLIC_URL/docs' }),
+  networkAllow: Cidrs,
+  trustedProxies: Type.Array(Type.String(), {
+    default: [],
+    description: 'CIDRs of reverse proxies whose X-Forwarded-For is believed',
+  }),
+  chromiumPath: Type.String({ default: '/usr/bin/chromium' }),
+  operatorToken: Type.String({
+    default: '',
+    secret: true,
+    description: 'guards /admin/v1; empty disables it',
+  }),
+  secretKey: Type.String({ default: '', secret: true, description: 'encrypts credentials at rest' }),
+  region: Type.String({ default: 'eu' }),
+  logLevel: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  plugins: Type.Array(Type.String(), { default: [], description: 'third-party plugin package names' }),
+  pluginPaths: Type.Array(Type.String(), {
+    default: [],
+    description: 'directories whose node_modules hold third-party plugins (besides the working directory)',
+  }),
+  autoMigrate: Type.Boolean({
+    default: true,
+    description: 'migrate at start; cluster deployments may run docsvc migrate instead',
+  }),
+  bodyLimitBytes: Type.Integer({
+    minimum: 1024,
+    default: 60 * 1024 * 1024,
+    description: 'hard cap above plans',
+  }),
+  anonymousRequestsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
+  keyUsageFlushMs: Type.Integer({ minimum: 10, default: 2000 }),
+  firstRun: Type.Boolean({
+    default: true,
+    description: 'create a default workspace and keys on an empty DB',
+  }),
+})
+
+export type Config = Static<typeof ConfigSchema> & {
+  mode: 'embedded' | 'cluster'
+  sqlitePath: string
+}
+
+/** Effective config: defaults, then DOCSVC_CONFIG_FILE (JSON), then DOCSVC_* env vars. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const configFile = env[`${ENV_PREFIX}_CONFIG_FILE`]
+  const file = configFile ? readConfigFile(configFile) : {}
+  const { value, problems } = loadConfigSection(ConfigSchema, { env, prefix: ENV_PREFIX, file })
+  const base = { ...(value as Static<typeof ConfigSchema>), ...overrides }
+  if (base.databaseUrl && !/^postgres(ql)?:\/\//.test(base.databaseUrl)) {
+    problems.push(`${ENV_PREFIX}_DATABASE_URL: must start with postgres:// (empty selects embedded SQLite)`)
+  }
+  for (const [name, list] of [
+    ['NETWORK_ALLOW', base.networkAllow],
+    ['TRUSTED_PROXIES', base.trustedProxies],
+  ] as const) {
+    for (const cidr of list)
+      if (!isCidrText(cidr)) problems.push(`${ENV_PREFIX}_${name}: ${cidr} is not a CIDR`)
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  const dataDir = path.resolve(base.dataDir)
+  const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
+  return {
+    ...base,
+    dataDir,
+    publicUrl,
+    docsUrl: (base.docsUrl || `${publicUrl}/docs`).replace(/\/+$/, ''),
+    mode: base.databaseUrl ? 'cluster' : 'embedded',
+    sqlitePath: path.join(dataDir, 'docsvc.sqlite'),
+  }
+}
+
+function isCidrText(text: string): boolean {
+  return /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(text)
+}
+
+/** The config with secrets masked, and the password of the database URL hidden. */
+export function printableConfig(config: Config): Record<string, unknown> {
+  const masked = maskSecrets(config, ConfigSchema as never) as Record<string, unknown>
+  masked.databaseUrl = config.databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
+  return masked
+}

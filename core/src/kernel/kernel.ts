@@ -1,0 +1,86 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { type Db, openDatabase } from '../db/database.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { buildApp } from '../http/app.ts'
+import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
+import { STANDARD_PLUGINS } from '../standard.ts'
+import type { Config } from './config.ts'
+import { buildContainer, type Cradle } from './container.ts'
+import { createLogger, pluginLogger } from './logger.ts'
+import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
+
+export interface KernelOptions {
+  config: Config
+  env?: NodeJS.ProcessEnv
+  roles?: ProcessRole[]
+  logger?: Logger
+  /** PostgreSQL schema to live in (test isolation) */
+  pgSchema?: string
+  /** replaces the standard built-in plugins (tests) */
+  builtins?: PluginManifest<never>[]
+  pluginSearchPaths?: string[]
+  migrate?: boolean
+}
+
+export interface Kernel {
+  config: Config
+  db: Db
+  log: Logger
+  plugins: PluginSet
+  container: AwilixContainer<Cradle>
+  app: FastifyInstance
+  close(): Promise<void>
+}
+
+/**
+ * Boot in the order of DESIGN.md §4: config (given), database and migrations, plugins
+ * (check, register, start for this process's roles), container, HTTP app. The port is opened
+ * by the caller (server.ts), only after this resolves.
+ */
+export async function createKernel(options: KernelOptions): Promise<Kernel> {
+  const { config } = options
+  const log = options.logger ?? createLogger(config.logLevel)
+  const roles = options.roles ?? ['api', 'worker']
+  const plugins = await loadPlugins({
+    builtins: options.builtins ?? STANDARD_PLUGINS,
+    packages: config.plugins,
+    searchPaths: options.pluginSearchPaths ?? config.pluginPaths,
+    env: options.env ?? process.env,
+    log: pluginLogger(log),
+  })
+  const db = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: config.sqlitePath,
+    ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+  })
+  try {
+    if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
+    const container = buildContainer({ config, db, log, plugins })
+    await container.cradle.planRepository.seedDefaults()
+    await plugins.start(roles)
+    const app = await buildApp({ container, logger: log })
+    await app.ready()
+    let closed = false
+    return {
+      config,
+      db,
+      log,
+      plugins,
+      container,
+      app,
+      async close() {
+        if (closed) return
+        closed = true
+        await app.close()
+        await plugins.stop(roles)
+        await container.dispose()
+        await db.close()
+      },
+    }
+  } catch (err) {
+    await db.close().catch(() => {})
+    throw err
+  }
+}

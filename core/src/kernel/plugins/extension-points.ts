@@ -1,0 +1,80 @@
+import { Registry } from './registry.ts'
+
+// The extension points of DESIGN.md §4. Each value type is the contract a plugin implements;
+// the render pipeline, PDF tools, e-invoicing, storage and email issues give them their methods.
+
+/** Turns a render's input into content for an output (html, url, markdown, template). */
+export interface InputPlugin {
+  readonly type: string
+  [member: string]: unknown
+}
+
+/** Produces bytes of one format (pdf, png, jpeg, webp, html). */
+export interface OutputPlugin {
+  readonly format: string
+  [member: string]: unknown
+}
+
+export interface PdfTool {
+  readonly name: string
+  [member: string]: unknown
+}
+
+export interface EinvoiceProfile {
+  readonly id: string
+  [member: string]: unknown
+}
+
+/** Factory of a storage destination's uploader; destinations are instances of it. */
+export interface StorageProviderFactory {
+  readonly id: string
+  [member: string]: unknown
+}
+
+export interface EmailProviderFactory {
+  readonly id: string
+  [member: string]: unknown
+}
+
+export interface QueueBackendFactory {
+  readonly id: string
+  [member: string]: unknown
+}
+
+export interface Registries {
+  inputs: Registry<InputPlugin>
+  outputs: Registry<OutputPlugin>
+  pdfTools: Registry<PdfTool>
+  einvoiceProfiles: Registry<EinvoiceProfile>
+  storageProviders: Registry<StorageProviderFactory>
+  emailProviders: Registry<EmailProviderFactory>
+  queueBackends: Registry<QueueBackendFactory>
+}
+
+export type ExtensionPoint = keyof Registries
+
+export const EXTENSION_POINTS: ExtensionPoint[] = [
+  'inputs',
+  'outputs',
+  'pdfTools',
+  'einvoiceProfiles',
+  'storageProviders',
+  'emailProviders',
+  'queueBackends',
+]
+
+const LABELS: Record<ExtensionPoint, string> = {
+  inputs: 'input',
+  outputs: 'output',
+  pdfTools: 'PDF tool',
+  einvoiceProfiles: 'e-invoice profile',
+  storageProviders: 'storage provider',
+  emailProviders: 'email provider',
+  queueBackends: 'queue backend',
+}
+
+export function createRegistries(): Registries {
+  return Object.fromEntries(
+    EXTENSION_POINTS.map((point) => [point, new Registry(LABELS[point])]),
+  ) as unknown as Registries
+}

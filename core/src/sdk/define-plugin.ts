@@ -1,0 +1,46 @@
+import type { TObject } from 'typebox'
+import type { ExtensionPoint, Registries } from '../kernel/plugins/extension-points.ts'
+
+/** The kernel's plugin API version; a plugin's `apiVersion` range must accept it. */
+export const PLUGIN_API_VERSION = '1.0.0'
+
+export type ProcessRole = 'api' | 'worker'
+
+export interface PluginLogger {
+  info(msg: string, data?: Record<string, unknown>): void
+  warn(msg: string, data?: Record<string, unknown>): void
+  error(msg: string, data?: Record<string, unknown>): void
+  debug(msg: string, data?: Record<string, unknown>): void
+}
+
+export interface PluginContext<C> {
+  registries: Registries
+  config: C
+  log: PluginLogger
+}
+
+export interface LifecycleContext<C> extends PluginContext<C> {
+  roles: ProcessRole[]
+}
+
+export interface PluginManifest<C = Record<string, unknown>> {
+  /** kebab-case, unique across the installation */
+  id: string
+  /** range of the kernel plugin API this plugin was written against, e.g. '^1' */
+  apiVersion: string
+  /** what register() adds, per extension point */
+  provides: Partial<Record<ExtensionPoint, string[]>>
+  /** ids of plugins that must register first */
+  requires?: string[]
+  /** the plugin's own options; env names derive from the path (DOCSVC_PLUGIN_<ID>_<FIELD>) */
+  config?: TObject
+  /** wiring only: no I/O here */
+  register(ctx: PluginContext<C>): void
+  start?(ctx: LifecycleContext<C>): Promise<void> | void
+  stop?(ctx: LifecycleContext<C>): Promise<void> | void
+  healthcheck?(): Promise<{ ok: boolean; detail?: string }> | { ok: boolean; detail?: string }
+}
+
+export function definePlugin<C = Record<string, unknown>>(manifest: PluginManifest<C>): PluginManifest<C> {
+  return manifest
+}

@@ -1,0 +1,7 @@
+export { createPgSchema, TEST_DATABASE_URL, TEST_DIALECTS, type TestDialect } from './test-databases.ts'
+export {
+  startTestKernel,
+  type TestKernel,
+  type TestKernelOptions,
+  type TestWorkspace,
+} from './test-kernel.ts'

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+
+export type TestDialect = 'sqlite' | 'postgres'
+
+/** Both dialects, always: every repository and HTTP suite runs on SQLite and PostgreSQL. */
+export const TEST_DIALECTS: TestDialect[] = ['sqlite', 'postgres']
+
+export const TEST_DATABASE_URL =
+  process.env.DOCSVC_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** A fresh schema per test kernel keeps parallel test files out of each other's rows. */
+export async function createPgSchema(): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query(`create schema ${schema}`)
+  } finally {
+    await client.end()
+  }
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL })
+      await c.connect()
+      try {
+        await c.query(`drop schema if exists ${schema} cascade`)
+      } finally {
+        await c.end()
+      }
+    },
+  }
+}

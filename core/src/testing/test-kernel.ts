@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { ApiKey } from '../api-keys/api-key.ts'
+import type { CreateKeyInput } from '../api-keys/api-key-service.ts'
+import { loadConfig } from '../kernel/config.ts'
+import { createKernel, type Kernel, type KernelOptions } from '../kernel/kernel.ts'
+import type { Workspace } from '../workspaces/workspace.ts'
+import { createPgSchema, TEST_DATABASE_URL, type TestDialect } from './test-databases.ts'
+
+export interface TestKernelOptions {
+  dialect?: TestDialect
+  /** DOCSVC_* variables on top of the test defaults */
+  env?: Record<string, string>
+  builtins?: KernelOptions['builtins']
+  pluginSearchPaths?: string[]
+}
+
+export interface TestWorkspace {
+  workspace: Workspace
+  /** full key strings */
+  testKey: string
+  liveKey: string
+}
+
+export interface TestKernel {
+  kernel: Kernel
+  dialect: TestDialect
+  dataDir: string
+  inject(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>
+  createWorkspace(options?: { plan?: string; name?: string }): Promise<TestWorkspace>
+  createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }>
+  close(): Promise<void>
+}
+
+/**
+ * Boots the kernel in-process on a throwaway data dir (SQLite) or a throwaway schema
+ * (PostgreSQL at DOCSVC_TEST_DATABASE_URL); requests go through Fastify's inject().
+ */
+export async function startTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
+  const dialect = options.dialect ?? 'sqlite'
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'docsvc-test-'))
+  const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined
+  const env: Record<string, string> = {
+    DOCSVC_DATA_DIR: dataDir,
+    DOCSVC_LOG_LEVEL: 'silent',
+    DOCSVC_FIRST_RUN: 'false',
+    DOCSVC_KEY_USAGE_FLUSH_MS: '50',
+    ...(dialect === 'postgres' ? { DOCSVC_DATABASE_URL: TEST_DATABASE_URL } : {}),
+    ...options.env,
+  }
+  const config = loadConfig(env)
+  const kernel = await createKernel({
+    config,
+    env,
+    ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
+    ...(options.builtins ? { builtins: options.builtins } : {}),
+    ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
+  })
+  const { workspaceService, apiKeyService } = kernel.container.cradle
+  return {
+    kernel,
+    dialect,
+    dataDir,
+    inject({ key, headers, ...rest }) {
+      return kernel.app.inject({
+        ...rest,
+        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+      } as InjectOptions)
+    },
+    async createWorkspace({ plan = 'scale', name = 'Test workspace' } = {}) {
+      const workspace = await workspaceService.create({ name, plan })
+      const test = await apiKeyService.create({ workspaceId: workspace.id, mode: 'test' })
+      const live = await apiKeyService.create({ workspaceId: workspace.id, mode: 'live' })
+      return { workspace, testKey: test.key, liveKey: live.key }
+    },
+    createKey: (input) => apiKeyService.create(input),
+    async close() {
+      await kernel.close()
+      await pgSchema?.drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,88 @@
+import { nowIso } from '../db/json-columns.ts'
+import type { Config } from '../kernel/config.ts'
+import { newId } from '../kernel/ids.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import { parseCidrList } from '../net/cidr.ts'
+import type { PlanRepository } from '../plans/plan-repository.ts'
+import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
+import type { WorkspaceRepository } from './workspace-repository.ts'
+
+export interface CreateWorkspaceInput {
+  name: string
+  plan?: string
+  ipAllowlist?: string[] | null
+}
+
+export class WorkspaceService {
+  readonly #workspaces: WorkspaceRepository
+  readonly #plans: PlanRepository
+  readonly #config: Config
+
+  constructor(deps: {
+    workspaceRepository: WorkspaceRepository
+    planRepository: PlanRepository
+    config: Config
+  }) {
+    this.#workspaces = deps.workspaceRepository
+    this.#plans = deps.planRepository
+    this.#config = deps.config
+  }
+
+  async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const name = input.name.trim()
+    if (!name) throw new ProblemError('validation_error', 'name must not be empty')
+    const planId = input.plan ?? 'free'
+    await this.#requirePlan(planId)
+    if (input.ipAllowlist) parseCidrList(input.ipAllowlist)
+    const ws: Workspace = {
+      id: newId('workspace'),
+      name,
+      plan_id: planId,
+      status: 'active',
+      ip_allowlist: input.ipAllowlist ?? null,
+      email_verified: true,
+      settings: { ...DEFAULT_WORKSPACE_SETTINGS },
+      regions: [this.#config.region],
+      created_at: nowIso(),
+    }
+    await this.#workspaces.insert(ws)
+    return ws
+  }
+
+  async get(id: string): Promise<Workspace> {
+    const ws = await this.#workspaces.get(id)
+    if (!ws) throw new ProblemError('not_found', `workspace ${id} does not exist`)
+    return ws
+  }
+
+  list(): Promise<Workspace[]> {
+    return this.#workspaces.list()
+  }
+
+  async setStatus(id: string, status: WorkspaceStatus): Promise<Workspace> {
+    await this.get(id)
+    await this.#workspaces.update(id, { status })
+    return this.get(id)
+  }
+
+  async setPlan(id: string, planId: string): Promise<Workspace> {
+    await this.get(id)
+    await this.#requirePlan(planId)
+    await this.#workspaces.update(id, { plan_id: planId })
+    return this.get(id)
+  }
+
+  async setIpAllowlist(id: string, cidrs: string[] | null): Promise<Workspace> {
+    await this.get(id)
+    if (cidrs) parseCidrList(cidrs)
+    await this.#workspaces.update(id, { ip_allowlist: cidrs })
+    return this.get(id)
+  }
+
+  async #requirePlan(planId: string): Promise<void> {
+    if (!(await this.#plans.get(planId))) {
+      const known = (await this.#plans.list()).map((p) => p.id).join(', ')
+      throw new ProblemError('validation_error', `unknown plan ${planId}; plans: ${known}`)
+    }
+  }
+}
