@@ -1,5 +1,10 @@
 import type { AwilixContainer } from 'awilix'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  LogController,
+} from 'fastify'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/account-routes.ts'
 import { healthRoutes } from '../health/health-routes.ts'
@@ -20,10 +25,16 @@ import { registerValidators } from './validator.ts'
 export interface AppOptions {
   container: AwilixContainer<Cradle>
   logger: Logger
+  /** extra routes under /v1 (tests exercise cross-cutting behaviour through them) */
+  extraV1Routes?: FastifyPluginAsync[]
 }
 
 /** The whole HTTP surface as one Fastify instance; server.ts only listens and closes it. */
-export async function buildApp({ container, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  container,
+  logger,
+  extraV1Routes = [],
+}: AppOptions): Promise<FastifyInstance> {
   const { config } = container.cradle
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -73,6 +84,7 @@ export async function buildApp({ container, logger }: AppOptions): Promise<Fasti
   await app.register(
     async (v1) => {
       await v1.register(accountRoutes, { container })
+      for (const routes of extraV1Routes) await v1.register(routes)
     },
     { prefix: '/v1' },
   )

@@ -1,5 +1,5 @@
 import type { AwilixContainer } from 'awilix'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { Logger } from 'pino'
 import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
@@ -22,6 +22,8 @@ export interface KernelOptions {
   builtins?: PluginManifest<never>[]
   pluginSearchPaths?: string[]
   migrate?: boolean
+  /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
+  extraV1Routes?: FastifyPluginAsync[]
 }
 
 export interface Kernel {
@@ -60,7 +62,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     const container = buildContainer({ config, db, log, plugins })
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
-    const app = await buildApp({ container, logger: log })
+    const app = await buildApp({
+      container,
+      logger: log,
+      ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
+    })
     await app.ready()
     let closed = false
     return {

@@ -15,6 +15,9 @@ export interface TestKernelOptions {
   env?: Record<string, string>
   builtins?: KernelOptions['builtins']
   pluginSearchPaths?: string[]
+  extraV1Routes?: KernelOptions['extraV1Routes']
+  /** reuse an existing PostgreSQL schema (a second process on the same database) */
+  pgSchema?: string
 }
 
 export interface TestWorkspace {
@@ -28,6 +31,8 @@ export interface TestKernel {
   kernel: Kernel
   dialect: TestDialect
   dataDir: string
+  /** the PostgreSQL schema, for a second kernel on the same database */
+  pgSchema: string | undefined
   inject(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>
   createWorkspace(options?: { plan?: string; name?: string }): Promise<TestWorkspace>
   createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }>
@@ -41,7 +46,12 @@ export interface TestKernel {
 export async function startTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
   const dialect = options.dialect ?? 'sqlite'
   const dataDir = mkdtempSync(path.join(tmpdir(), 'docsvc-test-'))
-  const pgSchema = dialect === 'postgres' ? await createPgSchema() : undefined
+  const pgSchema =
+    dialect !== 'postgres'
+      ? undefined
+      : options.pgSchema
+        ? { schema: options.pgSchema, drop: async () => {} }
+        : await createPgSchema()
   const env: Record<string, string> = {
     DOCSVC_DATA_DIR: dataDir,
     DOCSVC_LOG_LEVEL: 'silent',
@@ -57,12 +67,14 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
     ...(options.builtins ? { builtins: options.builtins } : {}),
     ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
+    ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
   })
   const { workspaceService, apiKeyService } = kernel.container.cradle
   return {
     kernel,
     dialect,
     dataDir,
+    pgSchema: pgSchema?.schema,
     inject({ key, headers, ...rest }) {
       return kernel.app.inject({
         ...rest,
