@@ -1,3 +1,4 @@
+import { fastifyAwilixPlugin } from '@fastify/awilix'
 import type { AwilixContainer } from 'awilix'
 import Fastify, {
   type FastifyBaseLogger,
@@ -7,6 +8,7 @@ import Fastify, {
 } from 'fastify'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/account-routes.ts'
+import { adminRoutes } from '../admin/admin-routes.ts'
 import { healthRoutes } from '../health/health-routes.ts'
 import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
 import type { Cradle } from '../kernel/container.ts'
@@ -76,11 +78,14 @@ export async function buildApp({
   )
 
   await app.register(openApiPlugin, { config })
+  // a request scope per request; the guard puts the caller's auth context into it
+  await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
   await app.register(v1GuardPlugin, container.cradle)
   await app.register(idempotencyPlugin, { store: container.cradle.idempotencyStore })
 
   await app.register(healthRoutes, { container })
   await app.register(errorPageRoutes, { config })
+  await app.register(adminRoutes, { container, prefix: '/admin/v1' })
   await app.register(
     async (v1) => {
       await v1.register(accountRoutes, { container })

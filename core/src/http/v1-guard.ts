@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream'
+import { asValue } from 'awilix'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiKeyService } from '../api-keys/api-key-service.ts'
@@ -67,6 +68,7 @@ async function v1Guard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
       await limit(request, request.ip, anonymous)
       throw err
     }
+    request.diScope.register({ auth: asValue(request.auth) })
     const { workspace, key } = request.auth
     deps.keyUsageRecorder.record(key.id, request.ip)
     const plan = await deps.planRepository.get(workspace.plan_id)

@@ -1,7 +1,7 @@
 import { type AwilixContainer, asClass, asValue, createContainer, InjectionMode, Lifetime } from 'awilix'
 import type { Logger } from 'pino'
 import { ApiKeyRepository } from '../api-keys/api-key-repository.ts'
-import { ApiKeyService } from '../api-keys/api-key-service.ts'
+import { ApiKeyService, type AuthContext } from '../api-keys/api-key-service.ts'
 import { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import type { Db } from '../db/database.ts'
 import { IdempotencyStore } from '../idempotency/idempotency-store.ts'
@@ -32,6 +32,8 @@ export interface Cradle {
   rateLimitStore: RateLimitStore
   rateLimiter: RateLimiter
   idempotencyStore: IdempotencyStore
+  /** request scope only: the authenticated caller */
+  auth: AuthContext
 }
 
 export function buildContainer(parts: { config: Config; db: Db; log: Logger; plugins: PluginSet }) {

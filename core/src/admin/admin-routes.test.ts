@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestKernel, TEST_DIALECTS, type TestKernel } from '../testing/index.ts'
+
+const TOKEN = 'operator-secret-token-123'
+
+describe.each(TEST_DIALECTS)('admin API on %s', (dialect) => {
+  let t: TestKernel
+  const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    t.inject({ method, url, headers: { authorization: `Bearer ${TOKEN}` }, ...(payload ? { payload } : {}) })
+
+  beforeAll(async () => {
+    t = await startTestKernel({ dialect, env: { DOCSVC_OPERATOR_TOKEN: TOKEN } })
+  })
+  afterAll(() => t.close())
+
+  it('refuses callers without the operator token, including workspace keys', async () => {
+    const ws = await t.createWorkspace()
+    for (const authorization of [undefined, 'Bearer wrong', `Bearer ${ws.liveKey}`]) {
+      const res = await t.inject({
+        method: 'GET',
+        url: '/admin/v1/workspaces',
+        headers: authorization ? { authorization } : {},
+      })
+      expect(res.statusCode).toBe(401)
+      expect(res.json().code).toBe('operator_token_required')
+    }
+  })
+
+  it('creates a workspace and a key that then works on /v1', async () => {
+    const created = await admin('POST', '/admin/v1/workspaces', { name: 'Acme', plan: 'growth' })
+    expect(created.statusCode).toBe(201)
+    const ws = created.json()
+    expect(ws.id).toMatch(/^ws_/)
+    const key = await admin('POST', '/admin/v1/keys', {
+      workspace_id: ws.id,
+      mode: 'live',
+      scopes: ['account:read'],
+    })
+    expect(key.statusCode).toBe(201)
+    const body = key.json()
+    expect(body.key).toMatch(/^doc_live_[0-9a-z]{24}_[A-Za-z0-9]{40}$/)
+    expect(body.secret_hash).toBeUndefined()
+    const account = await t.inject({ method: 'GET', url: '/v1/account', key: body.key })
+    expect(account.statusCode).toBe(200)
+    expect(account.json().plan.id).toBe('growth')
+
+    const suspended = await admin('PATCH', `/admin/v1/workspaces/${ws.id}`, { status: 'suspended' })
+    expect(suspended.json().status).toBe('suspended')
+    const refused = await t.inject({ method: 'GET', url: '/v1/account', key: body.key })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('workspace_suspended')
+    await admin('PATCH', `/admin/v1/workspaces/${ws.id}`, { status: 'active' })
+
+    const revoked = await admin('POST', `/admin/v1/keys/${body.id}/revoke`)
+    expect(revoked.json().revoked_at).toBeTruthy()
+    const gone = await t.inject({ method: 'GET', url: '/v1/account', key: body.key })
+    expect(gone.json().code).toBe('api_key_revoked')
+  })
+
+  it('rolls a key with a grace period and lists usage', async () => {
+    const ws = (await admin('POST', '/admin/v1/workspaces', { name: 'Roll' })).json()
+    const first = (await admin('POST', '/admin/v1/keys', { workspace_id: ws.id, mode: 'test' })).json()
+    const bad = await admin('POST', `/admin/v1/keys/${first.id}/roll`, { grace_hours: 5 })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().errors[0].path).toBe('/grace_hours')
+    const rolled = await admin('POST', `/admin/v1/keys/${first.id}/roll`, { grace_hours: 24 })
+    expect(rolled.statusCode).toBe(200)
+    expect(rolled.json().key).toMatch(/^doc_test_/)
+    for (const key of [first.key, rolled.json().key]) {
+      expect((await t.inject({ method: 'GET', url: '/v1/account', key })).statusCode).toBe(200)
+    }
+    const keys = (await admin('GET', `/admin/v1/workspaces/${ws.id}/keys`)).json().data
+    expect(keys.map((k: { status: string }) => k.status).sort()).toEqual(['active', 'rolling'])
+  })
+
+  it('answers bad input with problems', async () => {
+    const missing = await admin('POST', '/admin/v1/workspaces', {})
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().errors).toContainEqual(expect.objectContaining({ path: '/name', code: 'required' }))
+    const plan = await admin('POST', '/admin/v1/workspaces', { name: 'x', plan: 'gold' })
+    expect(plan.statusCode).toBe(400)
+    expect(plan.json().detail).toMatch(/unknown plan gold/)
+    const unknown = await admin('GET', '/admin/v1/workspaces/ws_00000000000000000000000000')
+    expect(unknown.statusCode).toBe(404)
+    expect((await admin('GET', '/admin/v1/plans')).json().data).toHaveLength(5)
+  })
+})
+
+describe('admin API without an operator token', () => {
+  it('is off', async () => {
+    const t = await startTestKernel()
+    try {
+      const res = await t.inject({
+        method: 'GET',
+        url: '/admin/v1/workspaces',
+        headers: { authorization: 'Bearer x' },
+      })
+      expect(res.statusCode).toBe(404)
+      expect(res.json().code).toBe('not_found')
+    } finally {
+      await t.close()
+    }
+  })
+})

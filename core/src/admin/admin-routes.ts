@@ -1,0 +1,144 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import { type Static, Type } from 'typebox'
+import { GRACE_HOURS } from '../api-keys/api-key-service.ts'
+import { SCOPES } from '../api-keys/scopes.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import { requireOperator } from './operator-auth.ts'
+
+const WorkspaceId = Type.Object({ id: Type.String({ pattern: '^ws_[0-9a-z]{20,40}$' }) })
+const KeyId = Type.Object({ id: Type.String({ pattern: '^key_[0-9a-z]{24}$' }) })
+const Cidrs = Type.Array(Type.String(), { maxItems: 100 })
+
+const CreateWorkspace = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    plan: Type.Optional(Type.String()),
+    ip_allowlist: Type.Optional(Cidrs),
+  },
+  { additionalProperties: false },
+)
+const PatchWorkspace = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('deletion_scheduled')]),
+    ),
+    plan: Type.Optional(Type.String()),
+    ip_allowlist: Type.Optional(Type.Union([Cidrs, Type.Null()])),
+  },
+  { additionalProperties: false },
+)
+const CreateKey = Type.Object(
+  {
+    workspace_id: Type.String(),
+    mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    scopes: Type.Optional(Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))))),
+    ip_allowlist: Type.Optional(Cidrs),
+    template_allowlist: Type.Optional(Type.Array(Type.String({ pattern: '^tpl_' }))),
+    expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+)
+const RollKey = Type.Object(
+  { grace_hours: Type.Union(GRACE_HOURS.map((h) => Type.Literal(h))) },
+  { additionalProperties: false },
+)
+
+/**
+ * /admin/v1: what the CLI does, over HTTP for operators' own tooling, guarded by the operator
+ * token. Disabled (404) while no token is configured.
+ */
+export async function adminRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const { config, workspaceService, apiKeyService, planRepository } = container.cradle
+  app.addHook('onRequest', async (request) => {
+    if (!config.operatorToken)
+      throw new ProblemError('not_found', 'The admin API is off; set DOCSVC_OPERATOR_TOKEN.')
+    requireOperator(request, config.operatorToken)
+  })
+  // operator API: not part of the public /v1 OpenAPI document
+  const tags = ['admin']
+
+  app.get('/workspaces', { schema: { hide: true, tags } }, async () => ({
+    data: await workspaceService.list(),
+  }))
+  app.post<{ Body: Static<typeof CreateWorkspace> }>(
+    '/workspaces',
+    { schema: { hide: true, tags, body: CreateWorkspace } },
+    async (request, reply) => {
+      const { name, plan, ip_allowlist } = request.body
+      const ws = await workspaceService.create({
+        name,
+        ...(plan ? { plan } : {}),
+        ipAllowlist: ip_allowlist ?? null,
+      })
+      return reply.code(201).send(ws)
+    },
+  )
+  app.get<{ Params: Static<typeof WorkspaceId> }>(
+    '/workspaces/:id',
+    { schema: { hide: true, tags, params: WorkspaceId } },
+    async (request) => workspaceService.get(request.params.id),
+  )
+  app.patch<{ Params: Static<typeof WorkspaceId>; Body: Static<typeof PatchWorkspace> }>(
+    '/workspaces/:id',
+    { schema: { hide: true, tags, params: WorkspaceId, body: PatchWorkspace } },
+    async (request) => {
+      const { id } = request.params
+      const { status, plan, ip_allowlist } = request.body
+      await workspaceService.get(id)
+      if (plan !== undefined) await workspaceService.setPlan(id, plan)
+      if (status !== undefined) await workspaceService.setStatus(id, status)
+      if (ip_allowlist !== undefined) await workspaceService.setIpAllowlist(id, ip_allowlist)
+      return workspaceService.get(id)
+    },
+  )
+  app.get<{ Params: Static<typeof WorkspaceId> }>(
+    '/workspaces/:id/keys',
+    { schema: { hide: true, tags, params: WorkspaceId } },
+    async (request) => {
+      await workspaceService.get(request.params.id)
+      return { data: await apiKeyService.list(request.params.id) }
+    },
+  )
+  app.post<{ Body: Static<typeof CreateKey> }>(
+    '/keys',
+    { schema: { hide: true, tags, body: CreateKey } },
+    async (request, reply) => {
+      const b = request.body
+      const created = await apiKeyService.create({
+        workspaceId: b.workspace_id,
+        mode: b.mode,
+        ...(b.name ? { name: b.name } : {}),
+        ...(b.scopes ? { scopes: b.scopes } : {}),
+        ipAllowlist: b.ip_allowlist ?? null,
+        templateAllowlist: b.template_allowlist ?? null,
+        expiresAt: b.expires_at ?? null,
+      })
+      const { secret_hash: _hash, ...record } = created.record
+      return reply.code(201).send({ key: created.key, ...record })
+    },
+  )
+  app.post<{ Params: Static<typeof KeyId>; Body: Static<typeof RollKey> }>(
+    '/keys/:id/roll',
+    { schema: { hide: true, tags, params: KeyId, body: RollKey } },
+    async (request) => {
+      const created = await apiKeyService.roll(request.params.id, request.body.grace_hours)
+      const { secret_hash: _hash, ...record } = created.record
+      return { key: created.key, rolled_from: request.params.id, ...record }
+    },
+  )
+  app.post<{ Params: Static<typeof KeyId> }>(
+    '/keys/:id/revoke',
+    { schema: { hide: true, tags, params: KeyId } },
+    async (request) => {
+      const { secret_hash: _hash, ...record } = await apiKeyService.revoke(request.params.id)
+      return record
+    },
+  )
+  app.get('/plans', { schema: { hide: true, tags } }, async () => ({ data: await planRepository.list() }))
+}
