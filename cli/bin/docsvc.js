@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // docsvc admin CLI. The sources are TypeScript run by Node 24's type stripping; an older Node
 // hands over to the Node 24 that scripts/env.sh puts in .tools/node.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import module from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -16,11 +17,23 @@ if (major < 24) {
     )
     process.exit(1)
   }
-  const child = spawnSync(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   })
-  process.exit(child.status ?? 1)
+  // a supervisor's SIGTERM reaches only this process: pass it on so `serve` shuts down cleanly.
+  // Ctrl-C already reaches the child through the terminal's process group, so SIGINT only waits.
+  const forward = (signal) => child.kill(signal)
+  process.on('SIGTERM', forward)
+  process.on('SIGHUP', forward)
+  process.on('SIGINT', () => {})
+  child.on('exit', (code, signal) => {
+    if (!signal) process.exit(code ?? 1)
+    process.removeAllListeners(signal)
+    process.kill(process.pid, signal)
+  })
+} else {
+  // every command loads the whole kernel; Node's on-disk compile cache makes repeat runs faster
+  module.enableCompileCache?.()
+  // not a top-level await: a closed stdout pipe (docsvc ... | head) would report it as unsettled
+  import('@oclif/core').then(({ execute }) => execute({ dir: import.meta.url }))
 }
-
-const { execute } = await import('@oclif/core')
-await execute({ dir: import.meta.url })

@@ -1,9 +1,14 @@
-import { createKernel, type Kernel, loadConfig } from '@docsvc/core'
+import { createKernel, createLogger, type Kernel, loadConfig } from '@docsvc/core'
 
 /** The services behind admin commands: same config and database as the server, no port. */
 export async function withKernel<T>(env: NodeJS.ProcessEnv, fn: (kernel: Kernel) => Promise<T>): Promise<T> {
   const config = loadConfig({ ...env, DOCSVC_LOG_LEVEL: env.DOCSVC_LOG_LEVEL ?? 'warn' })
-  const kernel = await createKernel({ config, roles: [], env })
+  const kernel = await createKernel({
+    config,
+    roles: [],
+    env,
+    logger: createLogger(config.logLevel, 'stderr'),
+  })
   try {
     return await fn(kernel)
   } finally {

@@ -4,7 +4,10 @@ import KeyList from './commands/key-list.ts'
 import KeyRevoke from './commands/key-revoke.ts'
 import KeyRoll from './commands/key-roll.ts'
 import Migrate from './commands/migrate.ts'
+import PlanList from './commands/plan-list.ts'
+import PlanSet from './commands/plan-set.ts'
 import Serve from './commands/serve.ts'
+import Worker from './commands/worker.ts'
 import WorkspaceCreate from './commands/workspace-create.ts'
 import WorkspaceList from './commands/workspace-list.ts'
 import WorkspaceSetPlan from './commands/workspace-set-plan.ts'
@@ -13,6 +16,7 @@ import { WorkspaceResume, WorkspaceScheduleDeletion, WorkspaceSuspend } from './
 // oclif's explicit command strategy: the command ids and their classes, no folder scanning.
 export const commands = {
   serve: Serve,
+  worker: Worker,
   migrate: Migrate,
   'config:print': ConfigPrint,
   'workspace:create': WorkspaceCreate,
@@ -25,4 +29,6 @@ export const commands = {
   'key:list': KeyList,
   'key:roll': KeyRoll,
   'key:revoke': KeyRevoke,
+  'plan:list': PlanList,
+  'plan:set': PlanSet,
 }

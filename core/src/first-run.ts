@@ -1,3 +1,5 @@
+import { sql } from 'kysely'
+import type { Db } from './db/database.ts'
 import type { Kernel } from './kernel/kernel.ts'
 
 export interface FirstRunResult {
@@ -6,6 +8,10 @@ export interface FirstRunResult {
   liveKey: string
 }
 
+// pg_advisory_lock key ("docs" in ASCII): API replicas starting together on an empty cluster
+// database must not each create a default workspace.
+const FIRST_RUN_LOCK = 0x646f6373
+
 /**
  * On an empty database: one default workspace with a test and a live key. The keys exist only
  * in this result (we keep hashes), so the caller prints them once.
@@ -13,11 +19,26 @@ export interface FirstRunResult {
 export async function bootstrapFirstRun(kernel: Kernel): Promise<FirstRunResult | undefined> {
   if (!kernel.config.firstRun) return undefined
   const { workspaceRepository, workspaceService, apiKeyService } = kernel.container.cradle
-  if ((await workspaceRepository.count()) > 0) return undefined
-  const ws = await workspaceService.create({ name: 'Default workspace', plan: 'scale' })
-  const test = await apiKeyService.create({ workspaceId: ws.id, mode: 'test', name: 'Default test key' })
-  const live = await apiKeyService.create({ workspaceId: ws.id, mode: 'live', name: 'Default live key' })
-  return { workspaceId: ws.id, testKey: test.key, liveKey: live.key }
+  return underFirstRunLock(kernel.db, async () => {
+    if ((await workspaceRepository.count()) > 0) return undefined
+    const ws = await workspaceService.create({ name: 'Default workspace', plan: 'scale' })
+    const test = await apiKeyService.create({ workspaceId: ws.id, mode: 'test', name: 'Default test key' })
+    const live = await apiKeyService.create({ workspaceId: ws.id, mode: 'live', name: 'Default live key' })
+    return { workspaceId: ws.id, testKey: test.key, liveKey: live.key }
+  })
+}
+
+async function underFirstRunLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.dialect !== 'postgres') return fn()
+  // a session lock on one pooled connection; fn() may use the others
+  return db.kysely.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${FIRST_RUN_LOCK})`.execute(conn)
+    try {
+      return await fn()
+    } finally {
+      await sql`select pg_advisory_unlock(${FIRST_RUN_LOCK})`.execute(conn)
+    }
+  })
 }
 
 export function firstRunBanner(result: FirstRunResult, baseUrl: string): string {
@@ -30,7 +51,24 @@ export function firstRunBanner(result: FirstRunResult, baseUrl: string): string 
     `    live key: ${result.liveKey}`,
     '',
     '  Try it:',
-    `    curl -H "Authorization: Bearer ${result.testKey}" ${baseUrl}/v1/account`,
+    `    ${curlLine(result.testKey, baseUrl)}`,
     '',
   ].join('\n')
+}
+
+/** The same facts as one JSON line, for `serve --json` (stdout then carries only JSON). */
+export function firstRunJson(result: FirstRunResult, baseUrl: string): string {
+  return JSON.stringify({
+    first_run: {
+      workspace_id: result.workspaceId,
+      test_key: result.testKey,
+      live_key: result.liveKey,
+      url: baseUrl,
+      curl: curlLine(result.testKey, baseUrl),
+    },
+  })
+}
+
+function curlLine(key: string, baseUrl: string): string {
+  return `curl -H "Authorization: Bearer ${key}" ${baseUrl}/v1/account`
 }

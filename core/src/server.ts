@@ -1,33 +1,88 @@
-import { bootstrapFirstRun, firstRunBanner } from './first-run.ts'
+import { type AddressInfo, isIP } from 'node:net'
+import { bootstrapFirstRun, firstRunBanner, firstRunJson } from './first-run.ts'
 import type { Config } from './kernel/config.ts'
 import { createKernel, type Kernel } from './kernel/kernel.ts'
 import type { ProcessRole } from './sdk/define-plugin.ts'
 
 const SHUTDOWN_DEADLINE_MS = 15_000
 
-/** Boots the kernel, then opens the port; SIGTERM/SIGINT close in reverse order. */
-export async function startServer(config: Config, roles: ProcessRole[] = ['api', 'worker']): Promise<Kernel> {
+export interface StartOptions {
+  /** print the first-run keys as one JSON line instead of the text banner */
+  json?: boolean
+}
+
+/**
+ * Boots the kernel, then opens the port (api role); SIGTERM/SIGINT close in reverse order.
+ * A worker-only process opens no port and stays up until signalled.
+ */
+export async function startServer(
+  config: Config,
+  roles: ProcessRole[] = ['api', 'worker'],
+  options: StartOptions = {},
+): Promise<Kernel> {
   const kernel = await createKernel({ config, roles })
-  const firstRun = await bootstrapFirstRun(kernel)
-  if (roles.includes('api')) {
-    await kernel.app.listen({ port: config.port, host: config.host })
+  const api = roles.includes('api')
+  let url: string | undefined
+  try {
+    if (api) {
+      await kernel.app.listen({ port: config.port, host: config.host })
+      url = reachableBaseUrl(config, kernel.app.server.address())
+      // after listen: keys made on a port that then fails to open would never be shown
+      const firstRun = await bootstrapFirstRun(kernel)
+      if (firstRun) {
+        const text = options.json ? firstRunJson(firstRun, url) : firstRunBanner(firstRun, url)
+        process.stdout.write(`${text}\n`)
+      }
+    }
+  } catch (err) {
+    await kernel.close().catch(() => {})
+    throw err
   }
-  if (firstRun) process.stdout.write(`${firstRunBanner(firstRun, config.publicUrl)}\n`)
-  kernel.log.info({ mode: config.mode, roles, port: config.port }, 'docsvc started')
+  // nothing else holds the event loop open in a worker-only process yet
+  const keepAlive = api ? undefined : setInterval(() => {}, 1 << 30)
+  kernel.log.info({ mode: config.mode, roles, ...(url ? { url } : {}) }, 'docsvc started')
 
   const shutdown = (signal: string) => {
     kernel.log.info({ signal }, 'shutting down')
+    clearInterval(keepAlive)
     const timer = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS)
     timer.unref()
     kernel.close().then(
-      () => process.exit(0),
+      () => {
+        kernel.log.info('stopped')
+        process.exit(0)
+      },
       (err) => {
         kernel.log.error({ err }, 'shutdown failed')
         process.exit(1)
       },
     )
   }
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-  process.once('SIGINT', () => shutdown('SIGINT'))
+  // a repeated SIGTERM (supervisor and process group both) waits for the first shutdown;
+  // a second Ctrl-C means "now"
+  let stopping = false
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      if (signal === 'SIGINT') process.exit(130)
+      return
+    }
+    stopping = true
+    shutdown(signal)
+  }
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
   return kernel
+}
+
+/**
+ * Where a client on this machine reaches the API: the configured public URL, or (when that is
+ * the default) localhost on the port actually bound, which differs from config with port 0.
+ */
+export function reachableBaseUrl(config: Config, address: AddressInfo | string | null): string {
+  if (config.publicUrl !== `http://localhost:${config.port}` || !address || typeof address === 'string') {
+    return config.publicUrl
+  }
+  const wildcard = config.host === '' || config.host === '0.0.0.0' || config.host === '::'
+  const host = wildcard ? 'localhost' : isIP(config.host) === 6 ? `[${config.host}]` : config.host
+  return `http://${host}:${address.port}`
 }

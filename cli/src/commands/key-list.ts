@@ -10,9 +10,11 @@ export default class KeyList extends BaseCommand {
 
   async run() {
     const { flags } = await this.parse(KeyList)
-    const keys = await withKernel(this.env(flags), (k) =>
-      k.container.cradle.apiKeyService.list(flags.workspace),
-    )
+    const keys = await withKernel(this.env(flags), async (k) => {
+      // an unknown workspace is an error, not an empty list
+      await k.container.cradle.workspaceService.get(flags.workspace)
+      return k.container.cradle.apiKeyService.list(flags.workspace)
+    })
     for (const key of keys) {
       this.log(
         `${key.id}  ${key.mode}  ${key.status.padEnd(8)} ...${key.last4}  last used ${key.last_used_at ?? 'never'}  24h ${key.requests_24h}  30d ${key.requests_30d}${key.unused ? '  (unused 90 days)' : ''}  ${key.name}`,

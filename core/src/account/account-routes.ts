@@ -1,7 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { stdResponses } from '../http/schemas/problem-schema.ts'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
@@ -46,7 +46,11 @@ export async function accountRoutes(
       schema: {
         tags: ['account'],
         summary: 'The workspace, its plan, usage so far and limits',
-        response: { 200: Account, ...stdResponses(), 503: { $ref: 'Problem#' } },
+        response: {
+          200: Account,
+          ...stdResponses(),
+          503: problemResponse('Region degraded or maintenance; Retry-After says when to try again'),
+        },
       },
     },
     async (request) => {

@@ -40,6 +40,22 @@ export class ApiKeyRepository {
     await this.#db.kysely.insertInto('api_keys').values(toRow(key)).execute()
   }
 
+  /** Marks `oldId` rolled to `successor` and stores it, unless the old key was rolled or revoked. */
+  async insertRolled(oldId: string, successor: ApiKey, graceUntil: string): Promise<boolean> {
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('api_keys')
+        .set({ rolled_to: successor.id, grace_until: graceUntil })
+        .where('id', '=', oldId)
+        .where('rolled_to', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()
+      if (Number(claimed.numUpdatedRows) !== 1) return false
+      await trx.insertInto('api_keys').values(toRow(successor)).execute()
+      return true
+    })
+  }
+
   async get(id: string): Promise<ApiKey | undefined> {
     const row = await this.#db.kysely
       .selectFrom('api_keys')

@@ -1,6 +1,6 @@
 import { nowIso } from '../db/json-columns.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
-import { addressInRanges, parseCidrList } from '../net/cidr.ts'
+import { addressInList, allowlistOrNull } from '../net/cidr.ts'
 import type { Workspace } from '../workspaces/workspace.ts'
 import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { ApiKey, ApiKeyView } from './api-key.ts'
@@ -46,8 +46,20 @@ export class ApiKeyService {
 
   /** Creates a key; the full key string is returned here once and never stored. */
   async create(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }> {
+    const created = await this.#build(input)
+    await this.#keys.insert(created.record)
+    return created
+  }
+
+  async #build(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }> {
     await this.#workspaces.get(input.workspaceId)
-    const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...SCOPES]
+    // no list means every scope; an empty list must not silently become every scope
+    if (input.scopes && input.scopes.length === 0)
+      throw new ProblemError(
+        'validation_error',
+        `a key needs at least one scope; scopes: ${SCOPES.join(', ')}`,
+      )
+    const scopes = input.scopes ? [...new Set(input.scopes)] : [...SCOPES]
     const unknown = scopes.filter((s) => !isScope(s))
     if (unknown.length > 0) {
       throw new ProblemError(
@@ -55,7 +67,6 @@ export class ApiKeyService {
         `unknown scope ${unknown.join(', ')}; scopes: ${SCOPES.join(', ')}`,
       )
     }
-    if (input.ipAllowlist) parseCidrList(input.ipAllowlist)
     let expiresAt: string | null = null
     if (input.expiresAt) {
       const at = new Date(input.expiresAt)
@@ -72,7 +83,7 @@ export class ApiKeyService {
       secret_hash: hashSecret(parts.secret),
       last4: parts.secret.slice(-4),
       scopes,
-      ip_allowlist: input.ipAllowlist && input.ipAllowlist.length > 0 ? input.ipAllowlist : null,
+      ip_allowlist: allowlistOrNull(input.ipAllowlist),
       template_allowlist:
         input.templateAllowlist && input.templateAllowlist.length > 0 ? input.templateAllowlist : null,
       expires_at: expiresAt,
@@ -83,7 +94,6 @@ export class ApiKeyService {
       last_used_at: null,
       last_ip: null,
     }
-    await this.#keys.insert(record)
     return { key: parts.full, record }
   }
 
@@ -105,7 +115,8 @@ export class ApiKeyService {
       throw new ProblemError('invalid_api_key', 'The API key is malformed or unknown.')
     }
     const at = now.toISOString()
-    if ((record.revoked_at && record.revoked_at <= at) || (record.grace_until && record.grace_until <= at)) {
+    // revocation counts from the moment it is stored, whatever the revoking clock said
+    if (record.revoked_at || (record.grace_until && record.grace_until <= at)) {
       throw new ProblemError(
         'api_key_revoked',
         'The API key was revoked or rolled and its grace period ended.',
@@ -123,9 +134,16 @@ export class ApiKeyService {
         'The workspace is scheduled for deletion; keys are refused.',
       )
     }
-    for (const list of [workspace.ip_allowlist, record.ip_allowlist]) {
-      if (list && !addressInRanges(clientIp, parseCidrList(list))) {
-        throw new ProblemError('ip_not_allowed', `Requests from ${clientIp} are not allowed for this key.`)
+    const lists = [
+      ['workspace', workspace.ip_allowlist],
+      ['key', record.ip_allowlist],
+    ] as const
+    for (const [owner, list] of lists) {
+      if (list && list.length > 0 && !addressInList(clientIp, list)) {
+        throw new ProblemError(
+          'ip_not_allowed',
+          `Requests from ${clientIp} are not allowed for this ${owner}.`,
+        )
       }
     }
     return { workspace, key: record, test: record.mode === 'test' }
@@ -151,9 +169,9 @@ export class ApiKeyService {
       throw new ProblemError('validation_error', `grace must be one of ${GRACE_HOURS.join(', ')} hours`)
     }
     const old = await this.find(id)
-    if (old.revoked_at || old.rolled_to)
-      throw new ProblemError('conflict', `API key ${id} is already revoked or rolled`)
-    const created = await this.create({
+    const alreadyDone = () => new ProblemError('conflict', `API key ${id} is already revoked or rolled`)
+    if (old.revoked_at || old.rolled_to) throw alreadyDone()
+    const created = await this.#build({
       workspaceId: old.workspace_id,
       mode: old.mode,
       name: old.name,
@@ -163,7 +181,8 @@ export class ApiKeyService {
       expiresAt: old.expires_at,
     })
     const graceUntil = new Date(now.getTime() + graceHours * 3600 * 1000).toISOString()
-    await this.#keys.update(id, { rolled_to: created.record.id, grace_until: graceUntil })
+    // two rolls at once must not leave two live successors
+    if (!(await this.#keys.insertRolled(id, created.record, graceUntil))) throw alreadyDone()
     return created
   }
 
@@ -188,7 +207,7 @@ export class ApiKeyService {
 export function toView(k: ApiKey, counts: number[], now: Date): ApiKeyView {
   const at = now.toISOString()
   const status =
-    (k.revoked_at && k.revoked_at <= at) || (k.grace_until && k.grace_until <= at)
+    k.revoked_at || (k.grace_until && k.grace_until <= at)
       ? 'revoked'
       : k.expires_at && k.expires_at <= at
         ? 'expired'

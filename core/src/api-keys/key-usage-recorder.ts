@@ -34,13 +34,35 @@ export class KeyUsageRecorder {
   }
 
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(async () => {
-      if (this.#pending.size === 0) return
-      const batch = [...this.#pending.values()]
-      this.#pending.clear()
-      await this.#repo.recordUsage(batch)
-    })
-    return this.#flushing
+    // one failed write must not stop every later flush, and its counts are kept for the next one
+    const run = this.#flushing
+      .catch(() => {})
+      .then(async () => {
+        if (this.#pending.size === 0) return
+        const batch = [...this.#pending.values()]
+        this.#pending.clear()
+        try {
+          await this.#repo.recordUsage(batch)
+        } catch (err) {
+          this.#putBack(batch)
+          throw err
+        }
+      })
+    this.#flushing = run
+    return run
+  }
+
+  #putBack(batch: KeyUsageDelta[]): void {
+    for (const delta of batch) {
+      const slot = `${delta.keyId}|${delta.hour}`
+      const newer = this.#pending.get(slot)
+      if (!newer) this.#pending.set(slot, delta)
+      else {
+        newer.count += delta.count
+        if (newer.lastUsedAt < delta.lastUsedAt)
+          Object.assign(newer, { lastUsedAt: delta.lastUsedAt, lastIp: delta.lastIp })
+      }
+    }
   }
 
   async dispose(): Promise<void> {

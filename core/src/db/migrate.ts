@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
 import type { Db } from './database.ts'
 import * as m0001 from './migrations/0001-platform.ts'
@@ -17,13 +18,33 @@ export interface MigrateResult {
   applied: string[]
 }
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely's lock). */
+/**
+ * Brings the schema up to date; safe to run from several processes at once. PostgreSQL uses
+ * Kysely's lock table. SQLite has no such lock across processes, but its DDL is transactional:
+ * a process that loses the race rolls back whole and, retried, finds the work done.
+ */
 export async function migrateToLatest(db: Db): Promise<MigrateResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db)
+    } catch (err) {
+      const raced =
+        db.dialect === 'sqlite' && /already exists|SQLITE_BUSY|database is locked/i.test(String(err))
+      if (!raced || attempt >= 10) throw err
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+    }
+  }
+}
+
+async function migrateOnce(db: Db): Promise<MigrateResult> {
+  const schema = db.dialect === 'postgres' ? await currentSchema(db) : undefined
   const migrator = new Migrator({
     db: db.kysely,
     provider: new ListedMigrations(),
     migrationTableName: 'docsvc_migrations',
     migrationLockTableName: 'docsvc_migrations_lock',
+    // Kysely looks for its tables in every schema unless told which one is ours
+    ...(schema ? { migrationTableSchema: schema } : {}),
   })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
@@ -31,4 +52,9 @@ export async function migrateToLatest(db: Db): Promise<MigrateResult> {
     throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`)
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) }
+}
+
+async function currentSchema(db: Db): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db.kysely)
+  return rows[0]?.schema ?? undefined
 }

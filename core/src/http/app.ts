@@ -18,8 +18,15 @@ import './fastify-types.ts'
 import { registerJsonBody } from './json-body.ts'
 import { openApiPlugin } from './openapi.ts'
 import { sendProblem, toProblem } from './problem-response.ts'
-import { clientErrorProblem, writeRawProblem } from './raw-problem.ts'
+import {
+  answerTransportEdges,
+  clientErrorProblem,
+  frameworkErrorHandler,
+  requireHostHeader,
+  writeRawProblem,
+} from './raw-problem.ts'
 import { requestIdOf } from './request-id.ts'
+import { recordRoutes } from './route-inventory.ts'
 import { ProblemSchema } from './schemas/problem-schema.ts'
 import { v1GuardPlugin } from './v1-guard.ts'
 import { registerValidators } from './validator.ts'
@@ -48,11 +55,16 @@ export async function buildApp({
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    // a missing Host is refused by requireHostHeader below, as problem+json
+    http: { requireHostHeader: false },
+    frameworkErrors: frameworkErrorHandler(config.docsUrl),
     // malformed HTTP and oversized headers are answered here, before Fastify sees a request
     clientErrorHandler(err, socket) {
       writeRawProblem(socket, clientErrorProblem(err), config.docsUrl)
     },
   })
+  answerTransportEdges(app.server, config.docsUrl)
+  recordRoutes(app)
 
   app.decorate('container', container)
   registerValidators(app)
@@ -61,6 +73,7 @@ export async function buildApp({
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id)
+    requireHostHeader(request)
   })
 
   app.setErrorHandler((error, request, reply) => {

@@ -26,7 +26,8 @@ function tooDeep(text: string): boolean {
  * answered with `invalid_json` when they are not JSON.
  */
 export function registerJsonBody(app: FastifyInstance): void {
-  app.removeContentTypeParser(['application/json'])
+  // Fastify's own text/plain parser would hand a string to JSON routes (400, not 415)
+  app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser(
     /^application\/(json|[\w.+-]+\+json)(\s*;.*)?$/i,
     { parseAs: 'buffer' },

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../kernel/config.ts'
 
+const REFERENCE_PREFIX = '/v1/reference'
+
 /**
  * The route schemas are the single source: @fastify/swagger builds OpenAPI 3.1 from them,
  * served at /v1/openapi.json, with a readable reference at /v1/reference.
@@ -28,8 +30,18 @@ async function openApi(app: FastifyInstance, { config }: { config: Config }): Pr
       security: [{ bearer: [] }, { apiKey: [] }],
     },
     hideUntagged: false,
+    // shared schemas appear under their $id (components.schemas.Problem), not as def-0
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
   })
-  await app.register(swaggerUi, { routePrefix: '/v1/reference', uiConfig: { docExpansion: 'list' } })
+  // the reference is published like the document: a browser cannot send an API key for its assets
+  app.addHook('onRoute', (route) => {
+    if (route.url === REFERENCE_PREFIX || route.url.startsWith(`${REFERENCE_PREFIX}/`))
+      route.config = { ...route.config, public: true }
+  })
+  await app.register(swaggerUi, { routePrefix: REFERENCE_PREFIX, uiConfig: { docExpansion: 'list' } })
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
     reply.type('application/json').send(app.swagger()),
   )

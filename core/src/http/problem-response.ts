@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { type ProblemCode, problemStatus, problemTitle } from '../kernel/problem-codes.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import { validationErrorsOf } from './validation-errors.ts'
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
@@ -59,7 +59,7 @@ const BY_STATUS: Record<number, ProblemCode> = {
   401: 'authentication_required',
   404: 'not_found',
   405: 'method_not_allowed',
-  408: 'render_timeout',
+  408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
@@ -70,7 +70,7 @@ export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
   const err = error as FastifyError
   if (err?.validation) {
-    return new ProblemError('validation_error', undefined, { errors: validationErrorsOf(err) })
+    return validationProblem(validationErrorsOf(err))
   }
   const mapped = err?.code ? FASTIFY_CODES[err.code] : undefined
   if (mapped) return new ProblemError(mapped, err.message)

@@ -21,9 +21,12 @@ export interface GuardDeps {
 function keyFromHeaders(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization
   if (typeof authorization === 'string' && authorization.trim() !== '') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
-    // a present but non-Bearer Authorization header is a malformed credential, not a missing one
-    return match ? match[1] : authorization
+    const match = /^Bearer(?:\s+(\S+))?$/i.exec(authorization.trim())
+    // any other scheme (even a bare key) is a wrong credential, not a missing one
+    if (!match)
+      throw new ProblemError('invalid_api_key', 'Send the key as Authorization: Bearer <key> or X-API-Key.')
+    // "Bearer" with no token carries no credential
+    if (match[1]) return match[1]
   }
   const apiKey = request.headers['x-api-key']
   return typeof apiKey === 'string' && apiKey !== '' ? apiKey.trim() : undefined
@@ -60,7 +63,9 @@ async function v1Guard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isV1(request) || request.routeOptions.config.public || request.is404) return
+    if (!isV1(request)) return
+    // no key to check, but the answer still counts (and is limited) per client address
+    if (request.routeOptions.config.public || request.is404) return limit(request, request.ip, anonymous)
     try {
       request.auth = await deps.apiKeyService.authenticate(keyFromHeaders(request), request.ip)
     } catch (err) {

@@ -19,11 +19,15 @@ const PARTS: Record<string, FieldProblem['in']> = {
 }
 
 /** Ajv issues as SPEC 7.1 `errors[]`: a JSON Pointer to the field, a code and a message. */
+/** A body with a million bad items gets the first hundred problems, not a 65 MB answer. */
+export const MAX_REPORTED_PROBLEMS = 100
+
 export function issuesToProblems(issues: AjvIssue[], context?: string): FieldProblem[] {
   const where = context ? PARTS[context] : undefined
   const seen = new Set<string>()
   const out: FieldProblem[] = []
   for (const issue of issues) {
+    if (out.length >= MAX_REPORTED_PROBLEMS) break
     let path = issue.instancePath
     let message = issue.message ?? 'is invalid'
     let code = issue.keyword

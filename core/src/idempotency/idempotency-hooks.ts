@@ -5,7 +5,8 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import type { IdempotencyStore } from './idempotency-store.ts'
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
-const KEPT_HEADERS = ['content-type', 'location']
+// the original X-Request-Id travels with the replay, so it matches the stored body's request_id
+const KEPT_HEADERS = ['content-type', 'location', 'x-request-id']
 const claims = new WeakMap<FastifyRequest, { workspaceId: string; key: string }>()
 
 function fingerprint(request: FastifyRequest): string {
@@ -13,6 +14,24 @@ function fingerprint(request: FastifyRequest): string {
     .update(`${request.method} ${request.url}\n`)
     .update(request.rawBody ?? Buffer.alloc(0))
     .digest('hex')
+}
+
+/** The Idempotency-Key header, or undefined when none was sent; a malformed one is a 400. */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key']
+  if (header === undefined) return undefined
+  const key = Array.isArray(header) ? header[0] : header
+  if (key !== undefined && KEY_PATTERN.test(key)) return key
+  throw new ProblemError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', {
+    errors: [
+      {
+        path: '/idempotency-key',
+        in: 'header',
+        code: 'invalid',
+        message: 'must be 1 to 255 visible ASCII characters',
+      },
+    ],
+  })
 }
 
 /** Responses a retry with the same key should not get back: the request never really ran. */
@@ -24,27 +43,20 @@ function replayable(reply: FastifyReply, payload: unknown): boolean {
 async function idempotencyHooks(app: FastifyInstance, opts: { store: IdempotencyStore }): Promise<void> {
   const { store } = opts
 
-  app.addHook('preValidation', async (request, reply) => {
-    if (request.method !== 'POST' || !request.auth) return
-    const header = request.headers['idempotency-key']
-    if (header === undefined) return
-    const key = Array.isArray(header) ? header[0] : header
-    if (key === undefined || !KEY_PATTERN.test(key)) {
-      throw new ProblemError(
-        'validation_error',
-        'Idempotency-Key must be 1 to 255 visible ASCII characters.',
-        {
-          errors: [
-            {
-              path: '/idempotency-key',
-              in: 'header',
-              code: 'invalid',
-              message: 'must be 1 to 255 visible ASCII characters',
-            },
-          ],
-        },
-      )
+  async function release(request: FastifyRequest, claim: { workspaceId: string; key: string }) {
+    try {
+      await store.release(claim.workspaceId, claim.key)
+    } catch (err) {
+      // the claim then expires as stale; the answer to this request must still go out
+      request.log.error({ err }, 'could not release an idempotency key')
     }
+  }
+
+  // preHandler, not earlier: a request refused by parsing or validation never claims its key
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.auth) return
+    const key = idempotencyKeyOf(request)
+    if (key === undefined) return
     const workspaceId = request.auth.workspace.id
     // test and live keys of one workspace do not share idempotency keys
     const scopedKey = `${request.auth.test ? 'test' : 'live'}:${key}`
@@ -62,7 +74,7 @@ async function idempotencyHooks(app: FastifyInstance, opts: { store: Idempotency
     if (!claim) return payload
     claims.delete(request)
     if (!replayable(reply, payload)) {
-      await store.release(claim.workspaceId, claim.key)
+      await release(request, claim)
       return payload
     }
     const headers: Record<string, string> = {}
@@ -71,16 +83,22 @@ async function idempotencyHooks(app: FastifyInstance, opts: { store: Idempotency
       if (value !== undefined) headers[name] = String(value)
     }
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : '')
-    await store.complete(claim.workspaceId, claim.key, { status: reply.statusCode, headers, body })
+    try {
+      await store.complete(claim.workspaceId, claim.key, { status: reply.statusCode, headers, body })
+    } catch (err) {
+      // the work is done: answer it, and free the key rather than leave it in progress
+      request.log.error({ err }, 'could not store an idempotent response')
+      await release(request, claim)
+    }
     return payload
   })
 
-  // a request the client abandoned, or one whose response failed to send, frees its key
+  // a request whose answer was never sent (the client went away first) frees its key
   app.addHook('onResponse', async (request) => {
     const claim = claims.get(request)
     if (claim) {
       claims.delete(request)
-      await store.release(claim.workspaceId, claim.key)
+      await release(request, claim)
     }
   })
 }

@@ -5,6 +5,8 @@ import { ProblemError } from '../kernel/problem-error.ts'
 export const REPLAY_WINDOW_MS = 24 * 3600 * 1000
 /** an in-progress claim older than this belongs to a process that died; it may be taken over */
 const STALE_CLAIM_MS = 15 * 60 * 1000
+/** how often one process deletes expired rows, so keys never reused again do not pile up */
+const PURGE_EVERY_MS = 10 * 60 * 1000
 
 export interface StoredResponse {
   status: number
@@ -21,6 +23,7 @@ export type IdempotencyStart = { kind: 'claimed' } | { kind: 'replay'; response:
  */
 export class IdempotencyStore {
   readonly #db: Db
+  #purgedAt = 0
   constructor({ db }: { db: Db }) {
     this.#db = db
   }
@@ -31,6 +34,10 @@ export class IdempotencyStore {
     fingerprint: string,
     now = new Date(),
   ): Promise<IdempotencyStart> {
+    if (now.getTime() - this.#purgedAt > PURGE_EVERY_MS) {
+      this.#purgedAt = now.getTime()
+      await this.purgeExpired(now)
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await this.#db.kysely
         .insertInto('idempotency_keys')

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { TSchema } from 'typebox'
+import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
 
 /**
@@ -98,13 +99,115 @@ export function loadConfigSection<T extends TSchema>(
 ): { value: unknown; problems: string[] } {
   const path = options.path ?? []
   const raw = structuredClone(options.file ?? {})
+  // a misspelt key in the file would otherwise be ignored without a word
+  const problems = options.file ? unknownFileKeys(options.file, schema as SchemaNode, []) : []
   overlayEnv(raw, schema as SchemaNode, options.env, options.prefix, path)
   const value = Value.Default(schema, raw)
-  const problems = [...Value.Errors(schema, value)].map((e) => {
-    const at = e.instancePath.split('/').filter(Boolean)
-    return `${envName(options.prefix, [...path, ...at])}: ${e.message}`
-  })
+  problems.push(...describeErrors(allErrors(schema, value), schema as SchemaNode, value, options, path))
   return { value, problems }
+}
+
+/** TypeBox stops at 8 errors by default (a union of literals alone yields one per member). */
+function allErrors(schema: TSchema, value: unknown): ValueError[] {
+  const { maxErrors } = Settings.Get()
+  Settings.Set({ maxErrors: 10_000 })
+  try {
+    return [...Value.Errors(schema, value)]
+  } finally {
+    Settings.Set({ maxErrors })
+  }
+}
+
+function unknownFileKeys(file: Record<string, unknown>, schema: SchemaNode, at: string[]): string[] {
+  const problems: string[] = []
+  for (const [key, v] of Object.entries(file)) {
+    const child = schema.properties?.[key]
+    if (!child) problems.push(`config file: unknown setting "${[...at, key].join('.')}"`)
+    else if (child.properties && v !== null && typeof v === 'object' && !Array.isArray(v))
+      problems.push(...unknownFileKeys(v as Record<string, unknown>, child, [...at, key]))
+  }
+  return problems
+}
+
+interface ValueError {
+  keyword: string
+  instancePath: string
+  params: object
+  message: string
+}
+
+interface KnownParams {
+  requiredProperties?: string[]
+  allowedValue?: unknown
+  allowedValues?: unknown[]
+}
+
+/**
+ * One line per setting, named by its env var: a missing field names the field's own variable,
+ * a union of literals lists the allowed values once, an array item names the list's variable.
+ */
+function describeErrors(
+  errors: ValueError[],
+  schema: SchemaNode,
+  value: unknown,
+  { env, prefix }: { env: NodeJS.ProcessEnv; prefix: string },
+  path: string[],
+): string[] {
+  const bySetting = new Map<
+    string,
+    { node: SchemaNode | undefined; got: unknown; messages: string[]; allowed: unknown[] }
+  >()
+  const entry = (segments: string[]) => {
+    const { names, node, got } = locate(schema, value, segments)
+    const name = envName(prefix, [...path, ...names])
+    let found = bySetting.get(name)
+    if (!found) {
+      // the env text as typed beats its parsed form (NaN prints as null)
+      found = { node, got: env[name] ?? got, messages: [], allowed: [] }
+      bySetting.set(name, found)
+    }
+    return found
+  }
+  for (const error of errors) {
+    const segments = error.instancePath.split('/').filter(Boolean)
+    const params = error.params as KnownParams
+    if (error.keyword === 'required') {
+      for (const field of params.requiredProperties ?? [])
+        entry([...segments, field]).messages.push('is required')
+    } else if (error.keyword === 'const') {
+      entry(segments).allowed.push(params.allowedValue)
+    } else if (error.keyword === 'enum') {
+      entry(segments).allowed.push(...(params.allowedValues ?? []))
+    } else if (error.keyword === 'anyOf') {
+      entry(segments) // its branches' errors say more; alone it still counts
+    } else {
+      entry(segments).messages.push(error.message)
+    }
+  }
+  return [...bySetting].map(([name, { node, got, messages, allowed }]) => {
+    if (allowed.length > 0) messages.push(`must be one of ${allowed.map(String).join(', ')}`)
+    if (messages.length === 0) messages.push('is not one of the accepted forms')
+    const shown = got === undefined || node?.secret ? '' : ` (got ${JSON.stringify(got)})`
+    return `${name}: ${[...new Set(messages)].join('; ')}${shown}`
+  })
+}
+
+/** Maps an instance path to the setting's names; array items belong to the list's variable. */
+function locate(
+  schema: SchemaNode,
+  value: unknown,
+  segments: string[],
+): { names: string[]; node: SchemaNode | undefined; got: unknown } {
+  const names: string[] = []
+  let node: SchemaNode | undefined = schema
+  let got: unknown = value
+  for (const segment of segments) {
+    if (node?.type === 'array') break
+    node = node?.properties?.[segment]
+    got = got !== null && typeof got === 'object' ? (got as Record<string, unknown>)[segment] : undefined
+    names.push(segment)
+  }
+  return { names, node, got }
 }
 
 /** Copy of a config value with every field marked `secret` in the schema replaced by '***'. */

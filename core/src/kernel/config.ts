@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { type Static, Type } from 'typebox'
+import { parseCidr } from '../net/cidr.ts'
 import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
 
 export const ENV_PREFIX = 'DOCSVC'
@@ -90,12 +91,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 }
 
 function isCidrText(text: string): boolean {
-  return /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(text)
+  try {
+    parseCidr(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The config with secrets masked, and the password of the database URL hidden. */
 export function printableConfig(config: Config): Record<string, unknown> {
   const masked = maskSecrets(config, ConfigSchema as never) as Record<string, unknown>
-  masked.databaseUrl = config.databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
+  masked.databaseUrl = maskDatabaseUrl(config.databaseUrl)
   return masked
+}
+
+/** Hides the password in the user part and in a `password=` query parameter (libpq accepts both). */
+export function maskDatabaseUrl(url: string): string {
+  // the last @ before the host ends the user part: a password may itself contain @
+  const masked = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^/?#]*@/i, '$1:***@')
+  return masked.replace(/([?&]password=)[^&#]*/gi, '$1***')
 }

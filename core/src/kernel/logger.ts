@@ -1,8 +1,12 @@
 import pino, { type Logger } from 'pino'
 import type { PluginLogger } from '../sdk/define-plugin.ts'
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'docsvc' }, timestamp: pino.stdTimeFunctions.isoTime })
+/** JSON logs; admin commands log to stderr so their --json output on stdout stays clean. */
+export function createLogger(level: string, to: 'stdout' | 'stderr' = 'stdout'): Logger {
+  return pino(
+    { level, base: { service: 'docsvc' }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination(to === 'stderr' ? 2 : 1),
+  )
 }
 
 export function pluginLogger(log: Logger): PluginLogger {

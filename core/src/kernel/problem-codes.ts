@@ -28,6 +28,7 @@ export const PROBLEM_CODES = {
   version_not_found: [404, 'Template version not found'],
   upload_not_found: [404, 'Upload not found'],
   method_not_allowed: [405, 'Method not allowed'],
+  request_timeout: [408, 'Request timeout'],
   render_timeout: [408, 'Render timed out'],
   idempotency_in_progress: [409, 'Idempotent request in progress'],
   draft_revision_conflict: [409, 'Draft revision conflict'],

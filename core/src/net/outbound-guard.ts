@@ -124,7 +124,7 @@ export class OutboundGuard {
     await this.#agent.close()
   }
 
-  #guardedLookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+  #guardedLookup = (hostname: string, options: object, callback: LookupCallback) => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, [])
       for (const { address } of addresses) {
@@ -133,7 +133,7 @@ export class OutboundGuard {
           return callback(new ProblemError('url_not_allowed', `${hostname} is not allowed: ${reason}`), [])
       }
       const first = addresses[0]
-      if (options?.all || !first) callback(null, addresses)
+      if ((options as { all?: boolean }).all || !first) callback(null, addresses)
       else callback(null, first.address, first.family)
     })
   }

@@ -27,3 +27,32 @@ export interface Plan {
   features: PlanFeatures
   limits: PlanLimits
 }
+
+// Run-time lists of the keys above, so operator edits can be checked against them; the
+// Record types make the compiler insist that every field is listed.
+const FEATURES: Record<keyof PlanFeatures, true> = {
+  pdfa: true,
+  pdfua: true,
+  einvoice: true,
+  email: true,
+  batches: true,
+  storage_destinations: true,
+  signed_links: true,
+}
+
+export const PLAN_FEATURE_KEYS = Object.keys(FEATURES) as (keyof PlanFeatures)[]
+
+/** The smallest whole number each limit accepts (0 where "none" makes sense). */
+export const PLAN_LIMIT_MINIMUMS: Record<keyof PlanLimits, number> = {
+  requests_per_second: 1,
+  test_renders_per_minute: 0,
+  sync_timeout_seconds: 1,
+  max_body_bytes: 1024,
+  max_pages: 1,
+  retention_days: 1,
+  included_renders: 0,
+  bulk_concurrency: 1,
+  sync_concurrency: 1,
+}
+
+export const PLAN_LIMIT_KEYS = Object.keys(PLAN_LIMIT_MINIMUMS) as (keyof PlanLimits)[]

@@ -1,4 +1,4 @@
-import type { TObject } from 'typebox'
+import type { Static, TObject } from 'typebox'
 import type { ExtensionPoint, Registries } from '../kernel/plugins/extension-points.ts'
 
 /** The kernel's plugin API version; a plugin's `apiVersion` range must accept it. */
@@ -38,9 +38,23 @@ export interface PluginManifest<C = Record<string, unknown>> {
   register(ctx: PluginContext<C>): void
   start?(ctx: LifecycleContext<C>): Promise<void> | void
   stop?(ctx: LifecycleContext<C>): Promise<void> | void
-  healthcheck?(): Promise<{ ok: boolean; detail?: string }> | { ok: boolean; detail?: string }
+  /** shown in GET /readyz under the plugin's id; not ok makes the instance not ready (503) */
+  healthcheck?(): Promise<HealthReport> | HealthReport
 }
 
-export function definePlugin<C = Record<string, unknown>>(manifest: PluginManifest<C>): PluginManifest<C> {
+export interface HealthReport {
+  ok: boolean
+  detail?: string
+}
+
+/**
+ * Types a manifest; with a `config` schema, `ctx.config` in register/start/stop is that schema's
+ * static type (defaults applied, validated before register() runs).
+ */
+export function definePlugin<S extends TObject>(
+  manifest: PluginManifest<Static<S>> & { config: S },
+): PluginManifest<Static<S>>
+export function definePlugin<C = Record<string, unknown>>(manifest: PluginManifest<C>): PluginManifest<C>
+export function definePlugin(manifest: PluginManifest<unknown>): PluginManifest<unknown> {
   return manifest
 }

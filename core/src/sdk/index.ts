@@ -15,6 +15,7 @@ export type { ProblemCode } from '../kernel/problem-codes.ts'
 export { ProblemError } from '../kernel/problem-error.ts'
 export {
   definePlugin,
+  type HealthReport,
   type LifecycleContext,
   PLUGIN_API_VERSION,
   type PluginContext,

@@ -61,14 +61,22 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     ...options.env,
   }
   const config = loadConfig(env)
-  const kernel = await createKernel({
-    config,
-    env,
-    ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
-    ...(options.builtins ? { builtins: options.builtins } : {}),
-    ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
-    ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
-  })
+  let kernel: Kernel
+  try {
+    kernel = await createKernel({
+      config,
+      env,
+      ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
+      ...(options.builtins ? { builtins: options.builtins } : {}),
+      ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
+      ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
+    })
+  } catch (err) {
+    // a half-built schema must not be left behind for later runs
+    await pgSchema?.drop()
+    rmSync(dataDir, { recursive: true, force: true })
+    throw err
+  }
   const { workspaceService, apiKeyService } = kernel.container.cradle
   return {
     kernel,

@@ -2,7 +2,7 @@ import { nowIso } from '../db/json-columns.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
-import { parseCidrList } from '../net/cidr.ts'
+import { allowlistOrNull } from '../net/cidr.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
 import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
 import type { WorkspaceRepository } from './workspace-repository.ts'
@@ -33,13 +33,13 @@ export class WorkspaceService {
     if (!name) throw new ProblemError('validation_error', 'name must not be empty')
     const planId = input.plan ?? 'free'
     await this.#requirePlan(planId)
-    if (input.ipAllowlist) parseCidrList(input.ipAllowlist)
+    const ipAllowlist = allowlistOrNull(input.ipAllowlist)
     const ws: Workspace = {
       id: newId('workspace'),
       name,
       plan_id: planId,
       status: 'active',
-      ip_allowlist: input.ipAllowlist ?? null,
+      ip_allowlist: ipAllowlist,
       email_verified: true,
       settings: { ...DEFAULT_WORKSPACE_SETTINGS },
       regions: [this.#config.region],
@@ -74,8 +74,7 @@ export class WorkspaceService {
 
   async setIpAllowlist(id: string, cidrs: string[] | null): Promise<Workspace> {
     await this.get(id)
-    if (cidrs) parseCidrList(cidrs)
-    await this.#workspaces.update(id, { ip_allowlist: cidrs })
+    await this.#workspaces.update(id, { ip_allowlist: allowlistOrNull(cidrs) })
     return this.get(id)
   }
 

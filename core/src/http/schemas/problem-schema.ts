@@ -3,30 +3,43 @@ import { Type } from 'typebox'
 /** RFC 9457 problem details as SPEC 7.1 fills them; used for every error response. */
 export const ProblemSchema = Type.Object(
   {
-    type: Type.String({ format: 'uri' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    code: Type.String(),
-    detail: Type.Optional(Type.String()),
+    type: Type.String({ format: 'uri', description: 'URI of the error type; a page on the installation' }),
+    title: Type.String({ description: 'short summary of the code' }),
+    status: Type.Integer({ description: 'the HTTP status' }),
+    code: Type.String({ description: 'stable machine-readable identifier (SPEC 7.3); clients branch on it' }),
+    detail: Type.Optional(Type.String({ description: 'specifics of this case' })),
     errors: Type.Optional(
       Type.Array(
         Type.Object({
           path: Type.String({ description: 'JSON Pointer' }),
           code: Type.String(),
           message: Type.String(),
-          in: Type.Optional(Type.String()),
+          in: Type.Optional(
+            Type.Union([Type.Literal('query'), Type.Literal('path'), Type.Literal('header')]),
+          ),
         }),
       ),
     ),
     render_id: Type.Optional(Type.String()),
-    request_id: Type.String(),
-    doc_url: Type.String(),
+    request_id: Type.String({ description: 'also sent as X-Request-Id' }),
+    doc_url: Type.String({ format: 'uri' }),
   },
-  { $id: 'Problem', additionalProperties: true },
+  { $id: 'Problem', title: 'Problem', additionalProperties: true },
 )
 
-/** The STD set of SPEC 4.1.4, for route response maps. */
-export function stdResponses(): Record<number, unknown> {
-  const ref = { $ref: 'Problem#', description: 'problem+json' }
-  return { 400: ref, 401: ref, 403: ref, 429: ref }
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json'
+
+/** An error response for a route's schema: problem+json whose body is the Problem schema. */
+export function problemResponse(description: string) {
+  return { description, content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: 'Problem#' } } } }
+}
+
+/** The STD set of SPEC 4.1.4 (and 400), for route response maps. */
+export function stdResponses() {
+  return {
+    400: problemResponse('Malformed or invalid request (invalid_json, validation_error)'),
+    401: problemResponse('Missing, malformed, unknown, expired or revoked API key'),
+    403: problemResponse('Insufficient scope, IP not allowed, workspace suspended or scheduled for deletion'),
+    429: problemResponse('Rate limited; Retry-After says when to try again'),
+  }
 }
