@@ -11,23 +11,22 @@ const HelloConfig = Type.Object({
 
 /** @typedef {import('typebox').Static<typeof HelloConfig>} HelloOptions */
 
-/**
- * What the plugin puts in the `inputs` registry under the key `hello`: an object that says its
- * input type and turns `{ name }` into an HTML document.
- * @typedef {object} HelloInput
- * @property {'hello'} type
- * @property {(data: { name: string }) => string} toHtml
- */
+/** The input object a render sends: `{ "type": "hello", "name": "Ada" }`. */
+const HelloInputSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
 
 /**
+ * What the plugin puts in the `inputs` registry under the key `hello`: a render input (the SDK's
+ * RenderInput contract) that turns `{ name }` into an HTML document for any output format.
  * @param {HelloOptions} options
- * @returns {HelloInput}
+ * @returns {import('@docsvc/core/sdk').RenderInput<{ name: string }>}
  */
 export function createHelloInput(options) {
   return {
     type: 'hello',
-    toHtml({ name }) {
-      return `<!doctype html><html><body><h1>${escapeHtml(options.greeting)}, ${escapeHtml(name)}!</h1></body></html>`
+    schema: HelloInputSchema,
+    async resolve({ name }) {
+      const html = `<!doctype html><html><body><h1>${escapeHtml(options.greeting)}, ${escapeHtml(name)}!</h1></body></html>`
+      return { kind: 'html', html }
     },
   }
 }

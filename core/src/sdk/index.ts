@@ -6,7 +6,6 @@ export type {
   InputPlugin,
   OutputPlugin,
   PdfTool,
-  QueueBackendFactory,
   Registries,
   StorageProviderFactory,
 } from '../kernel/plugins/extension-points.ts'
@@ -23,3 +22,28 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
+export type { FileStore } from './file-contracts.ts'
+export type {
+  Job,
+  JobHandler,
+  JobOptions,
+  JobPriority,
+  QueueBackend,
+  QueueBackendContext,
+  QueueBackendFactory,
+} from './queue-contracts.ts'
+export type {
+  GuardedFetch,
+  HttpOptions,
+  InputContext,
+  OutputContext,
+  OutputFormat,
+  RenderContextBase,
+  RenderDocument,
+  RenderedFile,
+  RenderInput,
+  RenderOutput,
+  RenderWarning,
+  RenderWarningCode,
+  WaitOptions,
+} from './render-contracts.ts'

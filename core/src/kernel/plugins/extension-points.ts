@@ -1,19 +1,15 @@
+import type { QueueBackendFactory } from '../../sdk/queue-contracts.ts'
+import type { RenderInput, RenderOutput } from '../../sdk/render-contracts.ts'
 import { Registry } from './registry.ts'
 
 // The extension points of DESIGN.md §4. Each value type is the contract a plugin implements;
 // the render pipeline, PDF tools, e-invoicing, storage and email issues give them their methods.
 
 /** Turns a render's input into content for an output (html, url, markdown, template). */
-export interface InputPlugin {
-  readonly type: string
-  [member: string]: unknown
-}
+export type InputPlugin = RenderInput<never>
 
 /** Produces bytes of one format (pdf, png, jpeg, webp, html). */
-export interface OutputPlugin {
-  readonly format: string
-  [member: string]: unknown
-}
+export type OutputPlugin = RenderOutput<never>
 
 export interface PdfTool {
   readonly name: string
@@ -32,11 +28,6 @@ export interface StorageProviderFactory {
 }
 
 export interface EmailProviderFactory {
-  readonly id: string
-  [member: string]: unknown
-}
-
-export interface QueueBackendFactory {
   readonly id: string
   [member: string]: unknown
 }

@@ -7,11 +7,23 @@ import { startTestKernel, type TestKernel, type TestWorkspace } from '../../test
 import { loadConfig } from '../config.ts'
 import { createKernel } from '../kernel.ts'
 import { apiVersionAccepts, type LoadPluginsOptions, loadPlugins, PluginBootError } from './plugin-loader.ts'
-import { HELLO_PACKAGE_DIR, inputPlugin, pluginDirectory, recordingLogger } from './plugin-test-fixtures.ts'
+import {
+  fakeInput,
+  fakeOutput,
+  HELLO_PACKAGE_DIR,
+  inputPlugin,
+  pluginDirectory,
+  recordingLogger,
+} from './plugin-test-fixtures.ts'
 
-interface HelloInput {
-  type: string
-  toHtml(data: { name: string }): string
+/** Resolves the example's `hello` input as the render pipeline would; returns its HTML. */
+async function helloHtml(input: unknown, name: string): Promise<string> {
+  const hello = input as {
+    resolve(i: { name: string }, ctx: never): Promise<{ kind: string; html?: string }>
+  }
+  const doc = await hello.resolve({ name }, {} as never)
+  expect(doc.kind).toBe('html')
+  return doc.html ?? ''
 }
 
 describe('a third-party plugin loaded by package name (examples/plugin-hello)', () => {
@@ -38,12 +50,12 @@ describe('a third-party plugin loaded by package name (examples/plugin-hello)', 
     expect(res.json().capabilities.inputs).toContain('hello')
   })
 
-  it('registers an input that renders with the greeting set through its env var', () => {
+  it('registers an input that renders with the greeting set through its env var', async () => {
     const { registries, plugins: loaded } = t.kernel.plugins
-    const input = registries.inputs.get('hello') as unknown as HelloInput
-    expect(input.type).toBe('hello')
-    expect(input.toHtml({ name: 'Ada' })).toContain('<h1>Bonjour, Ada!</h1>')
-    expect(input.toHtml({ name: '<script>' })).toContain('&lt;script&gt;')
+    const input = registries.inputs.get('hello')
+    expect(input?.type).toBe('hello')
+    expect(await helloHtml(input, 'Ada')).toContain('<h1>Bonjour, Ada!</h1>')
+    expect(await helloHtml(input, '<script>')).toContain('&lt;script&gt;')
     expect(registries.inputs.ownerOf('hello')).toBe('hello')
     expect(loaded.find((p) => p.manifest.id === 'hello')).toMatchObject({
       source: 'docsvc-plugin-hello',
@@ -64,8 +76,8 @@ describe('a third-party plugin loaded by package name (examples/plugin-hello)', 
       builtins: [],
     })
     try {
-      const input = other.kernel.plugins.registries.inputs.get('hello') as unknown as HelloInput
-      expect(input.toHtml({ name: 'Ada' })).toContain('<h1>Hello, Ada!</h1>')
+      const input = other.kernel.plugins.registries.inputs.get('hello')
+      expect(await helloHtml(input, 'Ada')).toContain('<h1>Hello, Ada!</h1>')
     } finally {
       await other.close()
     }
@@ -189,7 +201,7 @@ describe('boot checks', () => {
   it('refuses a plugin that registers something other than it provides', async () => {
     const liar = inputPlugin('liar', ['html'], {
       register({ registries }) {
-        registries.inputs.add('markdown', { type: 'markdown' })
+        registries.inputs.add('markdown', fakeInput('markdown'))
       },
     })
     await expect(boot([liar])).rejects.toThrow('plugin liar declares inputs [html] but registered [markdown]')
@@ -198,8 +210,8 @@ describe('boot checks', () => {
   it('refuses a plugin that registers into a point it does not declare', async () => {
     const sneaky = inputPlugin('sneaky', ['html'], {
       register({ registries }) {
-        registries.inputs.add('html', { type: 'html' })
-        registries.outputs.add('pdf', { format: 'pdf' })
+        registries.inputs.add('html', fakeInput('html'))
+        registries.outputs.add('pdf', fakeOutput('pdf'))
       },
     })
     await expect(boot([sneaky])).rejects.toThrow('plugin sneaky declares outputs [] but registered [pdf]')

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Type } from 'typebox'
 import { definePlugin, type PluginLogger, type PluginManifest } from '../../sdk/index.ts'
+import type { OutputFormat } from '../../sdk/render-contracts.ts'
+import type { InputPlugin, OutputPlugin } from './extension-points.ts'
 
 /** The worked example in examples/plugin-hello, as a package would be installed. */
 export const HELLO_PACKAGE_DIR = fileURLToPath(new URL('../../../../examples/plugin-hello', import.meta.url))
@@ -48,8 +51,21 @@ export function inputPlugin(
     apiVersion: '^1',
     provides: { inputs },
     register({ registries }) {
-      for (const type of inputs) registries.inputs.add(type, { type })
+      for (const type of inputs) registries.inputs.add(type, fakeInput(type))
     },
     ...extra,
   }) as PluginManifest<never>
+}
+
+/** Registry entries that satisfy the contracts without doing anything. */
+export function fakeInput(type: string): InputPlugin {
+  return { type, schema: Type.Object({}), resolve: async () => ({ kind: 'html', html: '' }) }
+}
+
+export function fakeOutput(format: OutputFormat): OutputPlugin {
+  return {
+    format,
+    optionsSchema: Type.Object({}),
+    render: async () => ({ format, contentType: 'application/octet-stream', bytes: Buffer.alloc(0) }),
+  }
 }

@@ -1,0 +1,102 @@
+import type { TSchema } from 'typebox'
+
+// Contracts of the render pipeline (DESIGN.md §6): an input plugin turns a request's `input`
+// into a document the browser can load; an output plugin turns that document into bytes.
+
+export type OutputFormat = 'pdf' | 'png' | 'jpeg' | 'webp' | 'html'
+
+/** SPEC 7.4 warning codes a plugin may raise. */
+export type RenderWarningCode =
+  | 'slow_asset'
+  | 'asset_failed'
+  | 'header_footer_overlap'
+  | 'locale_unsupported'
+  | 'feature_unavailable'
+  | 'font_fallback_used'
+  | 'data_coerced'
+  | 'text_overflow'
+
+export interface RenderWarning {
+  code: RenderWarningCode
+  message: string
+}
+
+/** Outbound HTTP through the SSRF guard (DESIGN.md §7); plugins never fetch on their own. */
+export type GuardedFetch = (
+  url: string,
+  options?: { headers?: Record<string, string>; timeoutMs?: number; maxBytes?: number },
+) => Promise<{
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+  url: string
+}>
+
+export interface WaitOptions {
+  /** load event to wait for (default `load`) */
+  until?: 'load' | 'domcontentloaded' | 'networkidle'
+  /** CSS selector that must be present */
+  selector?: string
+  /** budget for the whole wait; over it the render fails with wait_timeout */
+  timeout_ms?: number
+  /** extra quiet time after the condition */
+  delay_ms?: number
+}
+
+export interface HttpOptions {
+  basic_auth?: { username: string; password: string }
+  headers?: Record<string, string>
+  cookies?: { name: string; value: string; domain?: string; path?: string }[]
+}
+
+/** What an input resolves to. */
+export type RenderDocument =
+  | { kind: 'html'; html: string; baseUrl?: string }
+  | { kind: 'url'; url: string; wait?: WaitOptions; http?: HttpOptions }
+
+export interface RenderContextBase {
+  renderId: string
+  workspaceId: string
+  test: boolean
+  signal: AbortSignal
+  warn(code: RenderWarningCode, message: string): void
+  log(message: string): void
+}
+
+export interface InputContext extends RenderContextBase {
+  /** the render's data (request `data`, or what `data_url` returned) */
+  data: Record<string, unknown>
+  fetch: GuardedFetch
+}
+
+export interface RenderInput<I = Record<string, unknown>> {
+  /** the `input.type` it handles */
+  readonly type: string
+  /** JSON Schema of the input object (without `type`); requests are validated against it */
+  readonly schema: TSchema
+  /** whether `data` applies (templating); inputs that ignore data leave it out */
+  resolve(input: I, ctx: InputContext): Promise<RenderDocument>
+}
+
+export interface OutputContext extends RenderContextBase {
+  /** the plan's page limit: more pages fail with page_limit_exceeded */
+  maxPages: number
+  /** epoch ms by which the output must be done */
+  deadline: number
+}
+
+export interface RenderedFile {
+  format: OutputFormat
+  contentType: string
+  bytes: Buffer
+  pages?: number
+  width?: number
+  height?: number
+}
+
+export interface RenderOutput<O = Record<string, unknown>> {
+  readonly format: OutputFormat
+  /** JSON Schema of this format's options object (`output.pdf` or `output.image`) */
+  readonly optionsSchema: TSchema
+  render(document: RenderDocument, options: O, ctx: OutputContext): Promise<RenderedFile>
+}
