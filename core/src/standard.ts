@@ -1,7 +1,17 @@
+import { chromiumPlugin } from '@docsvc/chromium'
+import { inputHtmlPlugin } from '@docsvc/input-html'
+import { inputMarkdownPlugin } from '@docsvc/input-markdown'
+import { inputUrlPlugin } from '@docsvc/input-url'
+import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
+import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import type { PluginManifest } from './sdk/define-plugin.ts'
 
-/**
- * The built-in plugins, listed explicitly (no folder scanning). The render pipeline, PDF tools,
- * e-invoicing, storage and email issues add their packages here.
- */
-export const STANDARD_PLUGINS: PluginManifest<never>[] = []
+/** The built-in plugins, listed explicitly (no folder scanning). */
+export const STANDARD_PLUGINS: PluginManifest<never>[] = [
+  queueSqlitePlugin,
+  queuePgBossPlugin,
+  inputHtmlPlugin,
+  inputUrlPlugin,
+  inputMarkdownPlugin,
+  chromiumPlugin,
+] as PluginManifest<never>[]

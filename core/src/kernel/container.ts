@@ -5,6 +5,7 @@ import { ApiKeyService, type AuthContext } from '../api-keys/api-key-service.ts'
 import { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import type { Db } from '../db/database.ts'
 import { IdempotencyStore } from '../idempotency/idempotency-store.ts'
+import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { PlanRepository } from '../plans/plan-repository.ts'
 import {
   MemoryRateLimitStore,
@@ -23,6 +24,7 @@ export interface Cradle {
   db: Db
   log: Logger
   plugins: PluginSet
+  outboundGuard: OutboundGuard
   planRepository: PlanRepository
   workspaceRepository: WorkspaceRepository
   workspaceService: WorkspaceService
@@ -36,7 +38,13 @@ export interface Cradle {
   auth: AuthContext
 }
 
-export function buildContainer(parts: { config: Config; db: Db; log: Logger; plugins: PluginSet }) {
+export function buildContainer(parts: {
+  config: Config
+  db: Db
+  log: Logger
+  plugins: PluginSet
+  outboundGuard: OutboundGuard
+}) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
     strict: true,
@@ -47,6 +55,7 @@ export function buildContainer(parts: { config: Config; db: Db; log: Logger; plu
     db: asValue(parts.db),
     log: asValue(parts.log),
     plugins: asValue(parts.plugins),
+    outboundGuard: asValue(parts.outboundGuard),
     planRepository: asClass(PlanRepository, singleton),
     workspaceRepository: asClass(WorkspaceRepository, singleton),
     workspaceService: asClass(WorkspaceService, singleton),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { buildApp } from '../http/app.ts'
+import { OutboundGuard } from '../net/outbound-guard.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
 import type { Config } from './config.ts'
@@ -45,12 +46,19 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options
   const log = options.logger ?? createLogger(config.logLevel)
   const roles = options.roles ?? ['api', 'worker']
+  const outboundGuard = new OutboundGuard(config.networkAllow)
   const plugins = await loadPlugins({
     builtins: options.builtins ?? STANDARD_PLUGINS,
     packages: config.plugins,
     searchPaths: options.pluginSearchPaths ?? config.pluginPaths,
     env: options.env ?? process.env,
     log: pluginLogger(log),
+    host: {
+      chromiumPath: config.chromiumPath,
+      dataDir: config.dataDir,
+      mode: config.mode,
+      guard: outboundGuard,
+    },
   })
   const db = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -59,7 +67,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   })
   try {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
-    const container = buildContainer({ config, db, log, plugins })
+    const container = buildContainer({ config, db, log, plugins, outboundGuard })
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
     const app = await buildApp({
@@ -82,11 +90,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         await app.close()
         await plugins.stop(roles)
         await container.dispose()
+        await outboundGuard.close()
         await db.close()
       },
     }
   } catch (err) {
     await db.close().catch(() => {})
+    await outboundGuard.close().catch(() => {})
     throw err
   }
 }

@@ -1,5 +1,6 @@
 import type { Static, TObject } from 'typebox'
 import type { ExtensionPoint, Registries } from '../kernel/plugins/extension-points.ts'
+import type { GuardedFetch } from './render-contracts.ts'
 
 /** The kernel's plugin API version; a plugin's `apiVersion` range must accept it. */
 export const PLUGIN_API_VERSION = '1.0.0'
@@ -13,10 +14,31 @@ export interface PluginLogger {
   debug(msg: string, data?: Record<string, unknown>): void
 }
 
+/** What the kernel lends every plugin: shared settings and the outbound guard. */
+export interface PluginHost {
+  /** DOCSVC_CHROMIUM_PATH */
+  chromiumPath: string
+  /** DOCSVC_DATA_DIR, resolved */
+  dataDir: string
+  mode: 'embedded' | 'cluster'
+  /** the SSRF guard every outbound request goes through (DESIGN.md §7) */
+  guard: OutboundGuardApi
+}
+
+/** The part of the outbound guard plugins use. */
+export interface OutboundGuardApi {
+  /** url_not_allowed (a ProblemError) unless the URL may be fetched */
+  checkUrl(url: string): Promise<URL>
+  /** one checked address to connect to for the URL's host (a proxy pins it) */
+  resolveChecked(url: URL): Promise<string>
+  fetch: GuardedFetch
+}
+
 export interface PluginContext<C> {
   registries: Registries
   config: C
   log: PluginLogger
+  host: PluginHost
 }
 
 export interface LifecycleContext<C> extends PluginContext<C> {

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import type { LifecycleContext } from '../../sdk/index.ts'
 import { loadPlugins, PluginBootError } from './plugin-loader.ts'
-import { inputPlugin, recordingLogger } from './plugin-test-fixtures.ts'
+import { inputPlugin, recordingLogger, testHost } from './plugin-test-fixtures.ts'
 
 function tracked(events: string[], id: string, extra: Parameters<typeof inputPlugin>[2] = {}) {
   return inputPlugin(id, [], {
@@ -17,6 +17,7 @@ describe('plugin start and stop', () => {
     const events: string[] = []
     const log = recordingLogger()
     const set = await loadPlugins({
+      host: testHost(),
       builtins: [
         tracked(events, 'queue-user', { requires: ['queue'] }),
         tracked(events, 'queue'),
@@ -42,6 +43,7 @@ describe('plugin start and stop', () => {
     const seen: LifecycleContext<{ size: number }>[] = []
     const log = recordingLogger()
     const set = await loadPlugins({
+      host: testHost(),
       builtins: [
         inputPlugin('sized', [], {
           config: Type.Object({ size: Type.Integer({ default: 3 }) }),
@@ -65,6 +67,7 @@ describe('plugin start and stop', () => {
     const events: string[] = []
     const log = recordingLogger()
     const set = await loadPlugins({
+      host: testHost(),
       builtins: [
         tracked(events, 'first'),
         tracked(events, 'slow', { stop: () => new Promise<void>(() => {}) }),
@@ -85,6 +88,7 @@ describe('plugin start and stop', () => {
     const events: string[] = []
     const log = recordingLogger()
     const set = await loadPlugins({
+      host: testHost(),
       builtins: [
         tracked(events, 'first'),
         tracked(events, 'thrower', {
@@ -111,6 +115,7 @@ describe('plugin start and stop', () => {
   it('stops the plugins already started when one fails to start', async () => {
     const events: string[] = []
     const set = await loadPlugins({
+      host: testHost(),
       builtins: [
         tracked(events, 'one'),
         tracked(events, 'two'),

@@ -14,6 +14,7 @@ import {
   inputPlugin,
   pluginDirectory,
   recordingLogger,
+  testHost,
 } from './plugin-test-fixtures.ts'
 
 /** Resolves the example's `hello` input as the render pipeline would; returns its HTML. */
@@ -137,7 +138,15 @@ describe('plugin packages', () => {
   afterAll(() => plugins.remove())
 
   const load = (packages: string[], extra: Partial<LoadPluginsOptions> = {}) =>
-    loadPlugins({ builtins: [], packages, searchPaths: [plugins.dir], env: {}, log, ...extra })
+    loadPlugins({
+      host: testHost(),
+      builtins: [],
+      packages,
+      searchPaths: [plugins.dir],
+      env: {},
+      log,
+      ...extra,
+    })
 
   it('loads an ESM-only package whose exports name only the import condition', async () => {
     const set = await load(['docsvc-plugin-esm'])
@@ -181,7 +190,7 @@ describe('plugin packages', () => {
 describe('boot checks', () => {
   const log = recordingLogger()
   const boot = (builtins: LoadPluginsOptions['builtins'], env: NodeJS.ProcessEnv = {}) =>
-    loadPlugins({ builtins, packages: [], env, log })
+    loadPlugins({ host: testHost(), builtins, packages: [], env, log })
 
   it('refuses a registry key registered by two plugins, naming both', async () => {
     await expect(boot([inputPlugin('input-a', ['html']), inputPlugin('input-b', ['html'])])).rejects.toThrow(

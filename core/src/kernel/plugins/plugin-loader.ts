@@ -1,4 +1,4 @@
-import type { LifecycleContext, PluginLogger, ProcessRole } from '../../sdk/define-plugin.ts'
+import type { LifecycleContext, PluginHost, PluginLogger, ProcessRole } from '../../sdk/define-plugin.ts'
 import { PLUGIN_API_VERSION } from '../../sdk/define-plugin.ts'
 import { ENV_PREFIX } from '../config.ts'
 import { envName, loadConfigSection } from '../config-loader.ts'
@@ -42,6 +42,7 @@ export interface LoadPluginsOptions {
   searchPaths?: string[]
   env: NodeJS.ProcessEnv
   log: PluginLogger
+  host: PluginHost
 }
 
 /** `^1`, `^1.2`, `1.x`, `1` and `*` against the kernel's plugin API version. */
@@ -115,7 +116,7 @@ function sameKeys(a: string[] = [], b: string[] = []): boolean {
   return a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
 }
 
-function register(p: LoadedPlugin, registries: Registries, log: PluginLogger): void {
+function register(p: LoadedPlugin, registries: Registries, log: PluginLogger, host: PluginHost): void {
   const { manifest } = p
   let returned: unknown
   try {
@@ -123,6 +124,7 @@ function register(p: LoadedPlugin, registries: Registries, log: PluginLogger): v
       registries: recordingRegistries(registries, p),
       config: p.config as never,
       log: pluginLog(log, manifest.id),
+      host,
     })
   } catch (err) {
     throw new PluginBootError(`plugin ${manifest.id} failed to register: ${(err as Error).message}`)
@@ -173,7 +175,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
   if (problems.length > 0) throw new PluginBootError(`plugins cannot start:\n  - ${problems.join('\n  - ')}`)
 
   const registries = createRegistries()
-  for (const p of ordered) register(p, registries, options.log)
+  for (const p of ordered) register(p, registries, options.log, options.host)
 
   const lifecycle = ordered.map((p) => ({
     manifest: p.manifest,
@@ -181,6 +183,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
       registries,
       config: p.config as never,
       log: pluginLog(options.log, p.manifest.id),
+      host: options.host,
       roles,
     }),
   }))

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Type } from 'typebox'
+import { OutboundGuard } from '../../net/outbound-guard.ts'
+import type { PluginHost } from '../../sdk/define-plugin.ts'
 import { definePlugin, type PluginLogger, type PluginManifest } from '../../sdk/index.ts'
 import type { OutputFormat } from '../../sdk/render-contracts.ts'
 import type { InputPlugin, OutputPlugin } from './extension-points.ts'
@@ -67,5 +69,15 @@ export function fakeOutput(format: OutputFormat): OutputPlugin {
     format,
     optionsSchema: Type.Object({}),
     render: async () => ({ format, contentType: 'application/octet-stream', bytes: Buffer.alloc(0) }),
+  }
+}
+
+/** A host for plugins loaded outside a kernel: nothing may be fetched. */
+export function testHost(): PluginHost {
+  return {
+    chromiumPath: '/usr/bin/chromium',
+    dataDir: '/tmp',
+    mode: 'embedded',
+    guard: new OutboundGuard([]),
   }
 }
