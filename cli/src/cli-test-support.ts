@@ -140,6 +140,8 @@ export async function cliDatabase(dialect: 'sqlite' | 'postgres'): Promise<CliDa
     const url = new URL(TEST_DATABASE_URL)
     url.searchParams.set('options', `-c search_path=${schema.schema}`)
     env.DOCSVC_DATABASE_URL = url.toString()
+    // cluster mode signs file URLs with a key every process shares
+    env.DOCSVC_SECRET_KEY = 'cli-test-secret-key-0123456789abcdefghij'
   }
   return {
     env,

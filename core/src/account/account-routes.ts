@@ -5,7 +5,7 @@ import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts
 import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
-import { accountView } from './account-view.ts'
+import { accountView, currentCycle } from './account-view.ts'
 
 const Account = Type.Object(
   {
@@ -61,7 +61,15 @@ export async function accountRoutes(
       const capabilities = Object.fromEntries(
         EXTENSION_POINTS.map((point) => [point, registries[point].keys()]),
       )
-      return accountView({ auth, plan, rendersThisCycle: 0, capabilities })
+      return accountView({
+        auth,
+        plan,
+        rendersThisCycle: await container.cradle.renderRepository.billedSince(
+          auth.workspace.id,
+          currentCycle().start,
+        ),
+        capabilities,
+      })
     },
   )
 }

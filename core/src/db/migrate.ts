@@ -2,10 +2,14 @@ import { sql } from 'kysely'
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
 import type { Db } from './database.ts'
 import * as m0001 from './migrations/0001-platform.ts'
+import * as m0002 from './migrations/0002-renders.ts'
+import * as m0003 from './migrations/0003-events.ts'
 
 // Versioned migrations, listed explicitly (no folder scanning) so the bundle knows them all.
 const MIGRATIONS: Record<string, Migration> = {
   '0001-platform': m0001,
+  '0002-renders': m0002,
+  '0003-events': m0003,
 }
 
 class ListedMigrations implements MigrationProvider {

@@ -9,10 +9,13 @@ import Fastify, {
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/account-routes.ts'
 import { adminRoutes } from '../admin/admin-routes.ts'
+import { fileRoutes } from '../files/file-routes.ts'
 import { healthRoutes } from '../health/health-routes.ts'
 import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import { convenienceRoutes } from '../renders/convenience-routes.ts'
+import { renderRoutes } from '../renders/render-routes.ts'
 import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
 import { registerJsonBody } from './json-body.ts'
@@ -54,6 +57,8 @@ export async function buildApp({
     }),
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: config.bodyLimitBytes,
+    // signed file tokens (/files/:token) run to a few hundred characters; the default cap is 100
+    routerOptions: { maxParamLength: 4096 },
     return503OnClosing: true,
     // a missing Host is refused by requireHostHeader below, as problem+json
     http: { requireHostHeader: false },
@@ -98,10 +103,13 @@ export async function buildApp({
 
   await app.register(healthRoutes, { container })
   await app.register(errorPageRoutes, { config })
+  await app.register(fileRoutes, { container })
   await app.register(adminRoutes, { container, prefix: '/admin/v1' })
   await app.register(
     async (v1) => {
       await v1.register(accountRoutes, { container })
+      await v1.register(renderRoutes, { container })
+      await v1.register(convenienceRoutes, { container })
       for (const routes of extraV1Routes) await v1.register(routes)
     },
     { prefix: '/v1' },

@@ -50,6 +50,18 @@ export const ConfigSchema = Type.Object({
   }),
   anonymousRequestsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
   keyUsageFlushMs: Type.Integer({ minimum: 10, default: 2000 }),
+  workerConcurrency: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: 'renders one worker runs at once',
+  }),
+  renderTimeoutSeconds: Type.Integer({
+    minimum: 5,
+    maximum: 3600,
+    default: 120,
+    description: 'hard limit of one render',
+  }),
   firstRun: Type.Boolean({
     default: true,
     description: 'create a default workspace and keys on an empty DB',

@@ -4,6 +4,9 @@ import { ApiKeyRepository } from '../api-keys/api-key-repository.ts'
 import { ApiKeyService, type AuthContext } from '../api-keys/api-key-service.ts'
 import { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import type { Db } from '../db/database.ts'
+import { EventOutbox } from '../events/event-outbox.ts'
+import { fileRegistrations } from '../files/file-registrations.ts'
+import type { FileUrlSigner } from '../files/file-url-signer.ts'
 import { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { PlanRepository } from '../plans/plan-repository.ts'
@@ -13,6 +16,15 @@ import {
   SqlRateLimitStore,
 } from '../rate-limits/rate-limit-store.ts'
 import { RateLimiter } from '../rate-limits/rate-limiter.ts'
+import { RenderCompletion } from '../renders/render-completion.ts'
+import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
+import { RenderFiles } from '../renders/render-files.ts'
+import { RenderRepository } from '../renders/render-repository.ts'
+import { RenderRunner } from '../renders/render-runner.ts'
+import { RenderService } from '../renders/render-service.ts'
+import { RenderSweeper } from '../renders/render-sweeper.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
@@ -34,6 +46,17 @@ export interface Cradle {
   rateLimitStore: RateLimitStore
   rateLimiter: RateLimiter
   idempotencyStore: IdempotencyStore
+  fileStore: FileStore
+  fileUrlSigner: FileUrlSigner
+  eventOutbox: EventOutbox
+  queue: QueueBackend
+  renderRepository: RenderRepository
+  renderService: RenderService
+  renderCompletion: RenderCompletion
+  renderFileLinks: RenderFileLinks
+  renderFiles: RenderFiles
+  renderRunner: RenderRunner
+  renderSweeper: RenderSweeper
   /** request scope only: the authenticated caller */
   auth: AuthContext
 }
@@ -44,6 +67,7 @@ export function buildContainer(parts: {
   log: Logger
   plugins: PluginSet
   outboundGuard: OutboundGuard
+  queue: QueueBackend
 }) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
@@ -68,6 +92,16 @@ export function buildContainer(parts: {
     ),
     rateLimiter: asClass(RateLimiter, singleton),
     idempotencyStore: asClass(IdempotencyStore, singleton),
+    ...fileRegistrations(parts),
+    eventOutbox: asClass(EventOutbox, singleton),
+    queue: asValue(parts.queue),
+    renderRepository: asClass(RenderRepository, singleton),
+    renderService: asClass(RenderService, singleton),
+    renderCompletion: asClass(RenderCompletion, singleton),
+    renderFileLinks: asClass(SignedRenderFileLinks, singleton),
+    renderFiles: asClass(RenderFiles, singleton),
+    renderRunner: asClass(RenderRunner, singleton),
+    renderSweeper: asClass(RenderSweeper, singleton),
   })
   return container
 }

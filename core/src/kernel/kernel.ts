@@ -5,6 +5,8 @@ import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { buildApp } from '../http/app.ts'
 import { OutboundGuard } from '../net/outbound-guard.ts'
+import { selectQueue } from '../queue/select-queue.ts'
+import { RENDER_JOB } from '../renders/render-service.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
 import type { Config } from './config.ts'
@@ -67,9 +69,17 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   })
   try {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
-    const container = buildContainer({ config, db, log, plugins, outboundGuard })
+    const queue = selectQueue(plugins.registries, config, options.pgSchema)
+    const container = buildContainer({ config, db, log, plugins, outboundGuard, queue })
+    // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
+    void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
+    if (roles.includes('worker')) {
+      const { renderRunner, renderSweeper } = container.cradle
+      await queue.work(RENDER_JOB, { concurrency: config.workerConcurrency }, renderRunner.handle)
+      renderSweeper.start()
+    }
     const app = await buildApp({
       container,
       logger: log,
@@ -88,6 +98,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         if (closed) return
         closed = true
         await app.close()
+        await container.cradle.renderSweeper.stop()
+        await queue.stop(10_000)
         await plugins.stop(roles)
         await container.dispose()
         await outboundGuard.close()

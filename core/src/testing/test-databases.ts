@@ -44,7 +44,9 @@ export async function createPgSchema(): Promise<{ schema: string; drop(): Promis
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL })
       await c.connect()
       try {
+        // the queue keeps its tables in a sibling schema
         await c.query(`drop schema if exists ${schema} cascade`)
+        await c.query(`drop schema if exists ${schema}_queue cascade`)
       } finally {
         await c.end()
       }

@@ -18,6 +18,8 @@ export interface TestKernelOptions {
   extraV1Routes?: KernelOptions['extraV1Routes']
   /** reuse an existing PostgreSQL schema (a second process on the same database) */
   pgSchema?: string
+  /** process roles; default API only, so suites that render nothing start no worker or browser */
+  roles?: KernelOptions['roles']
 }
 
 export interface TestWorkspace {
@@ -57,7 +59,12 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     DOCSVC_LOG_LEVEL: 'silent',
     DOCSVC_FIRST_RUN: 'false',
     DOCSVC_KEY_USAGE_FLUSH_MS: '50',
-    ...(dialect === 'postgres' ? { DOCSVC_DATABASE_URL: TEST_DATABASE_URL } : {}),
+    ...(dialect === 'postgres'
+      ? {
+          DOCSVC_DATABASE_URL: TEST_DATABASE_URL,
+          DOCSVC_SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
+        }
+      : {}),
     ...options.env,
   }
   const config = loadConfig(env)
@@ -66,6 +73,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     kernel = await createKernel({
       config,
       env,
+      roles: options.roles ?? ['api'],
       ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),

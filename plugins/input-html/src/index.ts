@@ -1,9 +1,16 @@
 import { definePlugin } from '@docsvc/core/sdk'
+import { createHtmlInput } from './html-input.ts'
 
-// Placeholder: the render pipeline issue fills this plugin in.
+export { createHtmlInput } from './html-input.ts'
+export { type HtmlInputFields, HtmlInputSchema } from './html-input-schema.ts'
+export { injectHead } from './inject-head.ts'
+
+/** The `html` input: a document or fragment, optional `head`, optional Liquid templating. */
 export const inputHtmlPlugin = definePlugin({
   id: 'input-html',
   apiVersion: '^1',
-  provides: {},
-  register() {},
+  provides: { inputs: ['html'] },
+  register({ registries }) {
+    registries.inputs.add('html', createHtmlInput())
+  },
 })

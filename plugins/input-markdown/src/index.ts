@@ -1,9 +1,17 @@
 import { definePlugin } from '@docsvc/core/sdk'
+import { createMarkdownInput } from './markdown-input.ts'
 
-// Placeholder: the render pipeline issue fills this plugin in.
+export { type MarkdownDocumentOptions, markdownDocument } from './markdown-document.ts'
+export { createMarkdownInput } from './markdown-input.ts'
+export { type MarkdownInputFields, MarkdownInputSchema } from './markdown-input-schema.ts'
+export { MARKDOWN_THEMES, type MarkdownTheme, themeCss } from './themes/index.ts'
+
+/** The `markdown` input: Markdown with a theme and extra CSS, optionally templated with Liquid. */
 export const inputMarkdownPlugin = definePlugin({
   id: 'input-markdown',
   apiVersion: '^1',
-  provides: {},
-  register() {},
+  provides: { inputs: ['markdown'] },
+  register({ registries }) {
+    registries.inputs.add('markdown', createMarkdownInput())
+  },
 })

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto'
+import type { Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { FileStore } from '../sdk/file-contracts.ts'
+
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
+  return Buffer.concat(chunks)
+}
+
+/**
+ * The behaviour every FileStore shares (DESIGN.md §9: one contract suite per extension point).
+ * `store()` is called inside each test, after the caller's beforeAll has set it up.
+ */
+export function fileStoreContract(name: string, store: () => FileStore): void {
+  describe(`${name} as a FileStore`, () => {
+    const key = (label: string) => `ws_contract/rnd_${randomBytes(6).toString('hex')}/file_${label}`
+
+    it('gives back the exact bytes and size it was given', async () => {
+      const bytes = Buffer.concat([
+        Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+        randomBytes(1_500_000),
+      ])
+      const k = key('a.pdf')
+      await store().put(k, bytes, 'application/pdf')
+      const got = await store().get(k)
+      expect(got?.size).toBe(bytes.length)
+      expect((await readAll(got!.stream)).equals(bytes)).toBe(true)
+    })
+
+    it('keeps an empty object', async () => {
+      const k = key('empty.txt')
+      await store().put(k, Buffer.alloc(0), 'text/plain')
+      const got = await store().get(k)
+      expect(got?.size).toBe(0)
+      expect((await readAll(got!.stream)).length).toBe(0)
+    })
+
+    it('replaces an object put again under the same key', async () => {
+      const k = key('b.png')
+      await store().put(k, Buffer.from('first version, longer'), 'image/png')
+      await store().put(k, Buffer.from('second'), 'image/png')
+      const got = await store().get(k)
+      expect((await readAll(got!.stream)).toString()).toBe('second')
+      expect(got?.size).toBe(6)
+    })
+
+    it('answers undefined for a key it never had', async () => {
+      expect(await store().get(key('never.pdf'))).toBeUndefined()
+    })
+
+    it('deletes an object, and deleting a missing one is no error', async () => {
+      const k = key('c.webp')
+      await store().put(k, Buffer.from('x'), 'image/webp')
+      await store().delete(k)
+      expect(await store().get(k)).toBeUndefined()
+      await store().delete(k)
+      await store().delete(key('never.webp'))
+    })
+  })
+}

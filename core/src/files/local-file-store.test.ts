@@ -1,0 +1,109 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { fileStoreContract } from './file-store-contract.ts'
+import { LocalFileStore } from './local-file-store.ts'
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+}
+
+describe('LocalFileStore contract', () => {
+  let dir: string
+  let store: LocalFileStore
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'docsvc-files-'))
+    store = new LocalFileStore(path.join(dir, 'files'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  fileStoreContract('LocalFileStore', () => store)
+})
+
+describe('LocalFileStore', () => {
+  let dataDir: string
+  let store: LocalFileStore
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'docsvc-files-'))
+    store = new LocalFileStore(path.join(dataDir, 'files'))
+  })
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  const key = 'ws_abc/rnd_def/file_ghi.pdf'
+
+  it('stores bytes under the data dir and reads them back with their size', async () => {
+    const bytes = Buffer.from('%PDF-1.7 hello \u00e9')
+    await store.put(key, bytes, 'application/pdf')
+    expect(statSync(path.join(dataDir, 'files', key)).size).toBe(bytes.length)
+    const got = await store.get(key)
+    expect(got?.size).toBe(bytes.length)
+    expect(await bytesOf(got!.stream)).toEqual(bytes)
+  })
+
+  it('replaces an object whole and leaves no temp file behind', async () => {
+    await store.put(key, Buffer.alloc(100_000, 1), 'application/pdf')
+    await store.put(key, Buffer.from('short'), 'application/pdf')
+    const got = await store.get(key)
+    expect((await bytesOf(got!.stream)).toString()).toBe('short')
+    expect(filesUnder(path.join(dataDir, 'files'))).toEqual([key])
+  })
+
+  it('keeps serving an opened file that is deleted meanwhile', async () => {
+    await store.put(key, Buffer.from('still here'), 'text/plain')
+    const got = await store.get(key)
+    await store.delete(key)
+    expect((await bytesOf(got!.stream)).toString()).toBe('still here')
+  })
+
+  it('answers undefined for a missing object, and for a folder', async () => {
+    expect(await store.get('ws_x/rnd_y/file_none.pdf')).toBeUndefined()
+    await store.put(key, Buffer.from('x'), 'application/pdf')
+    expect(await store.get('ws_abc/rnd_def')).toBeUndefined()
+    expect(await store.get(`${key}/below-a-file`)).toBeUndefined()
+  })
+
+  it('deletes an object, tolerates deleting it twice and prunes the emptied folders', async () => {
+    await store.put(key, Buffer.from('x'), 'application/pdf')
+    await store.put('ws_abc/rnd_other/file_1.png', Buffer.from('y'), 'image/png')
+    await store.delete(key)
+    await store.delete(key)
+    expect(await store.get(key)).toBeUndefined()
+    const root = path.join(dataDir, 'files')
+    expect(readdirSync(path.join(root, 'ws_abc'))).toEqual(['rnd_other'])
+    await store.delete('ws_abc/rnd_other/file_1.png')
+    // the root itself stays
+    expect(readdirSync(root)).toEqual([])
+  })
+
+  it('refuses keys that could leave its folder or reach temp files', async () => {
+    for (const bad of [
+      '../escape.pdf',
+      'ws/../../escape.pdf',
+      'ws/./file.pdf',
+      '/etc/passwd',
+      'ws//file.pdf',
+      'ws/file.pdf/',
+      '',
+      '.secret',
+      'ws/.file.pdf.abc.tmp',
+      'ws\\..\\file.pdf',
+      'ws/fi le.pdf',
+      'ws/file\u0000.pdf',
+      `${'a'.repeat(1025)}`,
+    ]) {
+      await expect(store.put(bad, Buffer.from('x'), 'text/plain'), bad).rejects.toThrow(/invalid file key/)
+      await expect(store.get(bad), bad).rejects.toThrow(/invalid file key/)
+      await expect(store.delete(bad), bad).rejects.toThrow(/invalid file key/)
+    }
+    expect(readdirSync(dataDir)).toEqual([])
+  })
+})

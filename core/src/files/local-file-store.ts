@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import { assertFileKey } from './file-key.ts'
+
+const GONE = new Set(['ENOENT', 'ENOTDIR'])
+
+/** Hosted files on local disk (embedded mode): `<root>/<key>`, root being `${dataDir}/files`. */
+export class LocalFileStore implements FileStore {
+  readonly root: string
+
+  constructor(root: string) {
+    this.root = path.resolve(root)
+  }
+
+  /** The file a key maps to; throws for keys that could leave the root. */
+  pathOf(key: string): string {
+    assertFileKey(key)
+    const file = path.join(this.root, key)
+    // belt and braces: the key rules already keep it inside
+    if (!file.startsWith(this.root + path.sep)) throw new Error(`file key escapes the store: ${key}`)
+    return file
+  }
+
+  async put(key: string, bytes: Buffer, _contentType: string): Promise<void> {
+    const file = this.pathOf(key)
+    // readers see the old file or the whole new one, never a half-written one
+    const temp = path.join(
+      path.dirname(file),
+      `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
+    )
+    for (let attempt = 1; ; attempt++) {
+      await mkdir(path.dirname(file), { recursive: true })
+      try {
+        await writeFile(temp, bytes, { flag: 'wx', flush: true })
+        break
+      } catch (err) {
+        await rm(temp, { force: true })
+        // a delete next door may prune the folder between mkdir and write: make it again
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw err
+      }
+    }
+    try {
+      await rename(temp, file)
+    } catch (err) {
+      await rm(temp, { force: true })
+      throw err
+    }
+  }
+
+  async get(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    const file = this.pathOf(key)
+    let handle: Awaited<ReturnType<typeof open>>
+    try {
+      handle = await open(file, 'r')
+    } catch (err) {
+      if (GONE.has((err as NodeJS.ErrnoException).code ?? '')) return undefined
+      throw err
+    }
+    try {
+      const stat = await handle.stat()
+      if (!stat.isFile()) {
+        await handle.close()
+        return undefined
+      }
+      // the open handle keeps serving the bytes even if the file is deleted meanwhile
+      return { stream: handle.createReadStream(), size: stat.size }
+    } catch (err) {
+      await handle.close()
+      throw err
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key)
+    await rm(file, { force: true })
+    await this.#pruneEmptyDirs(path.dirname(file))
+  }
+
+  // a purged render leaves no empty ws_/rnd_ folders behind
+  async #pruneEmptyDirs(dir: string): Promise<void> {
+    for (let current = dir; current.startsWith(this.root + path.sep); current = path.dirname(current)) {
+      try {
+        await rmdir(current)
+      } catch {
+        return
+      }
+    }
+  }
+}

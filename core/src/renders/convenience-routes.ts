@@ -1,0 +1,186 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type TProperties, Type } from 'typebox'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { OutputFormat } from '../sdk/render-contracts.ts'
+import { normaliseRender, type SharedBody } from './render-request.ts'
+import { respondToRender } from './render-responder.ts'
+import { ConvenienceFields, SharedRenderFields } from './render-schemas.ts'
+
+const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const ImageFormat = Type.Optional(
+  Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
+)
+const Templating = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]))
+const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const TemplateRef = {
+  template_id: Type.String({ minLength: 1, maxLength: 100 }),
+  version: Type.Optional(
+    Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
+  ),
+  overrides: Type.Optional(Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()])),
+}
+
+type Fields = Record<string, unknown>
+
+interface Convenience {
+  path: string
+  summary: string
+  own: TProperties
+  /** the input object the general endpoint would get */
+  input(body: Fields): ({ type: string } & Fields) | undefined
+  format(body: Fields): OutputFormat
+}
+
+function defined(entries: Fields): Fields {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined && v !== null))
+}
+
+const CONVENIENCE: Convenience[] = [
+  {
+    path: '/pdf/from-html',
+    summary: 'HTML to PDF',
+    own: {
+      html: Type.String(),
+      head: Type.Optional(Type.String()),
+      pdf: Options,
+      einvoice: Type.Optional(Type.Unknown()),
+      templating: Templating,
+    },
+    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    format: () => 'pdf',
+  },
+  {
+    path: '/pdf/from-markdown',
+    summary: 'Markdown to PDF',
+    own: {
+      markdown: Type.String(),
+      css: Type.Optional(Type.String()),
+      allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+      theme: Type.Optional(
+        Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+      ),
+      pdf: Options,
+      einvoice: Type.Optional(Type.Unknown()),
+      templating: Templating,
+    },
+    input: (b) => ({
+      type: 'markdown',
+      ...defined({
+        markdown: b.markdown,
+        css: b.css,
+        allow_raw_html: b.allow_raw_html,
+        theme: b.theme,
+        templating: b.templating,
+      }),
+    }),
+    format: () => 'pdf',
+  },
+  {
+    path: '/pdf/from-url',
+    summary: 'A web page to PDF',
+    own: {
+      url: Type.String(),
+      http: Http,
+      wait: Wait,
+      pdf: Options,
+      einvoice: Type.Optional(Type.Unknown()),
+    },
+    input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
+    format: () => 'pdf',
+  },
+  {
+    path: '/pdf/from-template',
+    summary: 'A template to PDF',
+    own: { ...TemplateRef, pdf: Options, einvoice: Type.Optional(Type.Unknown()) },
+    input: () => undefined,
+    format: () => 'pdf',
+  },
+  {
+    path: '/images/from-html',
+    summary: 'HTML to PNG, JPEG or WebP',
+    own: {
+      html: Type.String(),
+      head: Type.Optional(Type.String()),
+      format: ImageFormat,
+      image: Options,
+      templating: Templating,
+    },
+    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
+  },
+  {
+    path: '/images/from-url',
+    summary: 'A web page to PNG, JPEG or WebP',
+    own: { url: Type.String(), http: Http, wait: Wait, format: ImageFormat, image: Options },
+    input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
+    format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
+  },
+  {
+    path: '/images/from-template',
+    summary: 'A template to PNG, JPEG or WebP',
+    own: { ...TemplateRef, format: ImageFormat, image: Options },
+    input: () => undefined,
+    format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
+  },
+]
+
+/** The seven convenience endpoints of SPEC 4.2: flat fields over the general render. */
+export async function convenienceRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const deps = container.cradle
+  for (const c of CONVENIENCE) {
+    const body = Type.Object(
+      { ...SharedRenderFields, ...ConvenienceFields, ...c.own },
+      { additionalProperties: false },
+    )
+    app.post(
+      c.path,
+      {
+        config: { scope: 'render:write' },
+        schema: {
+          tags: ['renders'],
+          summary: c.summary,
+          body,
+          response: {
+            200: Type.Object({}, { additionalProperties: true }),
+            202: Type.Object({}, { additionalProperties: true }),
+            ...stdResponses(),
+            402: problemResponse('Render limit reached or feature not in the plan'),
+            404: problemResponse('Not found'),
+            408: problemResponse('Sync render timed out and was canceled'),
+            409: problemResponse('Conflict with the current state, or idempotency key in progress'),
+            410: problemResponse('Gone: template deleted or file expired'),
+            413: problemResponse('Payload or output too large'),
+            422: problemResponse('Render failed or request cannot be processed'),
+          },
+        },
+      },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const fields = request.body as Fields
+        const input = c.input(fields)
+        if (!input) {
+          // templates arrive with the templates issue; until then no template exists
+          throw new ProblemError('template_not_found', `No template ${String(fields.template_id)}.`)
+        }
+        const format = c.format(fields)
+        const optionsKey = format === 'pdf' ? 'pdf' : 'image'
+        const options = (fields[optionsKey] ?? undefined) as Fields | undefined
+        const normalised = normaliseRender(
+          request.auth!,
+          fields as SharedBody,
+          input,
+          { format, ...(options ? { [optionsKey]: options } : {}) },
+          `/${optionsKey}`,
+        )
+        const render = await deps.renderService.create(request.auth!, request.plan!, normalised)
+        return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
+      },
+    )
+  }
+}

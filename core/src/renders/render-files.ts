@@ -1,0 +1,81 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AuthContext } from '../api-keys/api-key-service.ts'
+import { sendStoredFile } from '../files/file-response.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import type { Render } from './render.ts'
+import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import type { RenderRepository } from './render-repository.ts'
+import type { RenderService } from './render-service.ts'
+
+/** Hosted files of renders: download links, streaming, and purging (SPEC 4.2, Part 3). */
+export class RenderFiles {
+  readonly #renders: RenderRepository
+  readonly #service: RenderService
+  readonly #store: FileStore
+  readonly #links: RenderFileLinks
+
+  constructor(deps: {
+    renderRepository: RenderRepository
+    renderService: RenderService
+    fileStore: FileStore
+    renderFileLinks: RenderFileLinks
+  }) {
+    this.#renders = deps.renderRepository
+    this.#service = deps.renderService
+    this.#store = deps.fileStore
+    this.#links = deps.renderFileLinks
+  }
+
+  /** Deletes the hosted copies of a finished render; a succeeded render becomes `expired`. */
+  async purge(auth: AuthContext, renderId: string, now = new Date()): Promise<Render> {
+    const render = await this.#service.get(auth, renderId)
+    if (render.status === 'queued' || render.status === 'processing') {
+      throw new ProblemError(
+        'conflict',
+        `Render ${renderId} is still running; its files can be deleted once it finished.`,
+      )
+    }
+    await this.expire(render, now)
+    return this.#service.get(auth, renderId)
+  }
+
+  /** Shared by purge and the retention sweeper: delete every hosted copy, then mark the render. */
+  async expire(render: Render, now = new Date()): Promise<boolean> {
+    for (const file of await this.#renders.files(render.id)) {
+      if (!file.deleted_at) await this.#store.delete(file.storage_key)
+    }
+    await this.#renders.markFilesDeleted(render.id, now.toISOString())
+    return this.#renders.transition(render.id, ['succeeded'], 'expired', now.toISOString())
+  }
+
+  async serve(
+    request: FastifyRequest,
+    params: { render_id: string; file_id: string },
+    query: { download?: boolean; inline?: boolean },
+    reply: FastifyReply,
+  ) {
+    const auth = request.auth!
+    const render = await this.#service.get(auth, params.render_id)
+    const file = (await this.#renders.files(render.id)).find((f) => f.id === params.file_id)
+    if (!file) throw new ProblemError('not_found', `Render ${render.id} has no file ${params.file_id}.`)
+    if (file.deleted_at || render.status === 'expired') {
+      throw new ProblemError(
+        'file_expired',
+        `File ${file.id} was deleted at the end of its retention or purged.`,
+      )
+    }
+    if (query.inline) {
+      return sendStoredFile(request, reply, this.#store, {
+        key: file.storage_key,
+        contentType: file.content_type,
+        filename: file.filename,
+        disposition: query.download ? 'attachment' : 'inline',
+        maxAgeSeconds: 0,
+      })
+    }
+    const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
+    const { url } = this.#links.link(file, { download: query.download === true, expiresInSeconds: seconds })
+    return reply.code(302).header('Location', url).send()
+  }
+}

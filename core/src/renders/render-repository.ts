@@ -1,0 +1,282 @@
+import type { Db } from '../db/database.ts'
+import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
+import type { RenderFileTable, RenderTable } from '../db/schema.ts'
+import type { OutputFormat, RenderWarning } from '../sdk/render-contracts.ts'
+import type { Render, RenderError, RenderFile, RenderRequest, RenderStatus } from './render.ts'
+
+function toRender(row: RenderTable): Render {
+  return {
+    ...row,
+    test: row.test === 1,
+    output_format: row.output_format as OutputFormat,
+    metadata: fromJson<Record<string, unknown> | null>(row.metadata, null),
+    request: fromJson<RenderRequest>(row.request, {} as RenderRequest),
+    result: fromJson<Record<string, unknown> | null>(row.result, null),
+    warnings: fromJson<RenderWarning[]>(row.warnings, []),
+    error: fromJson<RenderError | null>(row.error, null),
+  }
+}
+
+function toRow(r: Render): RenderTable {
+  return {
+    ...r,
+    test: toFlag(r.test),
+    metadata: r.metadata ? toJson(r.metadata) : null,
+    request: toJson(r.request),
+    result: r.result ? toJson(r.result) : null,
+    warnings: toJson(r.warnings),
+    error: r.error ? toJson(r.error) : null,
+  }
+}
+
+function toFile(row: RenderFileTable): RenderFile {
+  return { ...row, format: row.format as OutputFormat }
+}
+
+export interface RenderListFilter {
+  workspaceId: string
+  test: boolean
+  statuses?: RenderStatus[]
+  inputType?: string
+  outputFormat?: string
+  reference?: string
+  source?: string
+  templateId?: string
+  batchId?: string
+  createdGte?: string
+  createdLte?: string
+  metadata?: Record<string, string>
+  /** id of the last render of the previous page (lists are newest first) */
+  before?: string
+  limit: number
+}
+
+export interface FinishPatch {
+  status: 'succeeded' | 'failed'
+  result?: Record<string, unknown> | null
+  warnings: RenderWarning[]
+  error?: RenderError | null
+  files_expire_at?: string | null
+}
+
+export class RenderRepository {
+  readonly #db: Db
+  constructor({ db }: { db: Db }) {
+    this.#db = db
+  }
+
+  async insert(render: Render): Promise<void> {
+    await this.#db.kysely.insertInto('renders').values(toRow(render)).execute()
+  }
+
+  /** Scoped by workspace and mode: a test key never sees live renders, and vice versa. */
+  async get(workspaceId: string, test: boolean, id: string): Promise<Render | undefined> {
+    const row = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
+      .where('test', '=', toFlag(test))
+      .executeTakeFirst()
+    return row ? toRender(row) : undefined
+  }
+
+  async getById(id: string): Promise<Render | undefined> {
+    const row = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row ? toRender(row) : undefined
+  }
+
+  async list(f: RenderListFilter): Promise<Render[]> {
+    let q = this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('workspace_id', '=', f.workspaceId)
+      .where('test', '=', toFlag(f.test))
+    if (f.statuses && f.statuses.length > 0) q = q.where('status', 'in', f.statuses)
+    if (f.inputType) q = q.where('input_type', '=', f.inputType)
+    if (f.outputFormat) q = q.where('output_format', '=', f.outputFormat)
+    if (f.reference !== undefined) q = q.where('reference', '=', f.reference)
+    if (f.source) q = q.where('source', '=', f.source)
+    if (f.templateId) q = q.where('template_id', '=', f.templateId)
+    if (f.batchId) q = q.where('batch_id', '=', f.batchId)
+    if (f.createdGte) q = q.where('created_at', '>=', f.createdGte)
+    if (f.createdLte) q = q.where('created_at', '<=', f.createdLte)
+    if (f.before) q = q.where('id', '<', f.before)
+    const rows = await q
+      .orderBy('id', 'desc')
+      .limit(f.metadata ? 1000 : f.limit + 1)
+      .execute()
+    let renders = rows.map(toRender)
+    // metadata is free-form JSON text in both dialects; its filter runs here
+    if (f.metadata) {
+      const wanted = Object.entries(f.metadata)
+      renders = renders.filter((r) =>
+        wanted.every(([k, v]) => r.metadata !== null && String(r.metadata[k]) === v),
+      )
+    }
+    return renders.slice(0, f.limit + 1)
+  }
+
+  /** queued -> processing, only from queued (a canceled render is left alone); false when it was not queued. */
+  async claim(id: string, now: string): Promise<boolean> {
+    const res = await this.#db.kysely
+      .updateTable('renders')
+      .set((eb) => ({
+        status: 'processing',
+        started_at: now,
+        updated_at: now,
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'processing'])
+      .executeTakeFirst()
+    return Number(res.numUpdatedRows) > 0
+  }
+
+  async setJob(id: string, jobId: string): Promise<void> {
+    await this.#db.kysely.updateTable('renders').set({ job_id: jobId }).where('id', '=', id).execute()
+  }
+
+  /** Finishes a processing render with its files; billing is recorded in the same transaction, once. */
+  async finish(
+    render: Render,
+    patch: FinishPatch,
+    files: RenderFile[],
+    bill: { kind: string } | undefined,
+    now: string,
+  ): Promise<boolean> {
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('renders')
+        .set({
+          status: patch.status,
+          result: patch.result ? toJson(patch.result) : null,
+          warnings: toJson(patch.warnings),
+          error: patch.error ? toJson(patch.error) : null,
+          files_expire_at: patch.files_expire_at ?? null,
+          finished_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', render.id)
+        .where('status', '=', 'processing')
+        .executeTakeFirst()
+      if (Number(res.numUpdatedRows) === 0) return false
+      for (const file of files) await trx.insertInto('render_files').values(file).execute()
+      if (bill) {
+        await trx
+          .insertInto('billed_renders')
+          .values({
+            render_id: render.id,
+            workspace_id: render.workspace_id,
+            kind: bill.kind,
+            billed_at: now,
+          })
+          .onConflict((oc) => oc.column('render_id').doNothing())
+          .execute()
+      }
+      return true
+    })
+  }
+
+  /** Moves a render from one of `from` to `to` (cancel, lost, expired); false when it was elsewhere. */
+  async transition(
+    id: string,
+    from: RenderStatus[],
+    to: RenderStatus,
+    now: string,
+    error?: RenderError,
+  ): Promise<boolean> {
+    const res = await this.#db.kysely
+      .updateTable('renders')
+      .set({
+        status: to,
+        updated_at: now,
+        ...(to === 'canceled' || to === 'failed' ? { finished_at: now } : {}),
+        ...(error ? { error: toJson(error) } : {}),
+      })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst()
+    return Number(res.numUpdatedRows) > 0
+  }
+
+  async files(renderId: string): Promise<RenderFile[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('render_files')
+      .selectAll()
+      .where('render_id', '=', renderId)
+      .orderBy('position')
+      .execute()
+    return rows.map(toFile)
+  }
+
+  async markFilesDeleted(renderId: string, now: string): Promise<void> {
+    await this.#db.kysely
+      .updateTable('render_files')
+      .set({ deleted_at: now })
+      .where('render_id', '=', renderId)
+      .where('deleted_at', 'is', null)
+      .execute()
+  }
+
+  async appendLog(renderId: string, messages: string[], now: string): Promise<void> {
+    if (messages.length === 0) return
+    const last = await this.#db.kysely
+      .selectFrom('render_logs')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('render_id', '=', renderId)
+      .executeTakeFirst()
+    let seq = Number(last?.seq ?? 0)
+    await this.#db.kysely
+      .insertInto('render_logs')
+      .values(messages.map((message) => ({ render_id: renderId, seq: ++seq, at: now, message })))
+      .execute()
+  }
+
+  async logs(renderId: string): Promise<{ at: string; message: string }[]> {
+    return this.#db.kysely
+      .selectFrom('render_logs')
+      .select(['at', 'message'])
+      .where('render_id', '=', renderId)
+      .orderBy('seq')
+      .execute()
+  }
+
+  /** Renders stuck past `olderThan` in queued/processing: their job was lost. */
+  async stale(olderThan: string, limit: number): Promise<Render[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('status', 'in', ['queued', 'processing'])
+      .where('updated_at', '<', olderThan)
+      .limit(limit)
+      .execute()
+    return rows.map(toRender)
+  }
+
+  /** Succeeded renders whose hosted files reached the end of their retention. */
+  async expiring(now: string, limit: number): Promise<Render[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('status', '=', 'succeeded')
+      .where('files_expire_at', '<=', now)
+      .limit(limit)
+      .execute()
+    return rows.map(toRender)
+  }
+
+  async billedSince(workspaceId: string, since: string): Promise<number> {
+    const row = await this.#db.kysely
+      .selectFrom('billed_renders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('billed_at', '>=', since)
+      .executeTakeFirstOrThrow()
+    return Number(row.n)
+  }
+}

@@ -1,0 +1,65 @@
+import type { Static } from 'typebox'
+import type { AuthContext } from '../api-keys/api-key-service.ts'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { OutputFormat } from '../sdk/render-contracts.ts'
+import type { DeliveryType, RenderRequest } from './render.ts'
+import type { CreateRenderBody } from './render-schemas.ts'
+import type { CreateRenderInput } from './render-service.ts'
+
+type Body = Static<typeof CreateRenderBody>
+
+/** Everything of a render-creating body except the input and output, which differ per endpoint. */
+export type SharedBody = Omit<Body, 'input' | 'output' | 'overrides'>
+
+function deliveryOf(body: SharedBody): DeliveryType {
+  const d = body.delivery
+  if (d === undefined || d === null) return 'url'
+  return typeof d === 'string' ? d : d.type
+}
+
+/**
+ * One normalised request for the general endpoint and the convenience ones: SPEC 4.2 defaults,
+ * the test-key rule, and the combinations that cannot work.
+ */
+export function normaliseRender(
+  auth: AuthContext,
+  body: SharedBody,
+  input: RenderRequest['input'],
+  output: { format: OutputFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> },
+  optionsPointer: string,
+): CreateRenderInput {
+  if (body.test === true && !auth.test) {
+    throw new ProblemError('test_key_required', 'test: true needs a test key (doc_test_...).')
+  }
+  const mode = body.mode ?? 'sync'
+  const delivery = deliveryOf(body)
+  const problems = []
+  if (mode === 'async' && (delivery === 'binary' || delivery === 'base64')) {
+    problems.push({ path: '/delivery', code: 'conflict', message: `${delivery} delivery needs mode sync` })
+  }
+  if (body.data != null && body.data_url != null) {
+    problems.push({ path: '/data_url', code: 'conflict', message: 'send data or data_url, not both' })
+  }
+  if (problems.length > 0) throw validationProblem(problems)
+  const webhook = body.webhook ?? (body.webhook_url ? { url: body.webhook_url } : null)
+  return {
+    request: {
+      input,
+      data: body.data ?? null,
+      data_url: body.data_url ?? null,
+      output,
+      delivery: { type: delivery },
+      filename: body.filename ?? null,
+      expires_in: body.expires_in ?? null,
+      hosted: body.hosted ?? null,
+      webhook: webhook ? { url: webhook.url, ...(webhook.events ? { events: webhook.events } : {}) } : null,
+      timeout_behavior: body.timeout_behavior ?? 'continue',
+    },
+    mode,
+    priority: body.priority ?? 'normal',
+    reference: body.reference ?? null,
+    metadata: (body.metadata as Record<string, unknown> | null | undefined) ?? null,
+    retentionDays: body.retention_days ?? null,
+    optionsPointer,
+  }
+}

@@ -1,0 +1,158 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import type { Render } from './render.ts'
+import type { RenderCompletion } from './render-completion.ts'
+import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import type { RenderRepository } from './render-repository.ts'
+import type { RenderService } from './render-service.ts'
+import { fileView, renderView } from './render-view.ts'
+
+const BINARY_LIMIT = 20 * 1000 * 1000
+const BASE64_LIMIT = 10 * 1000 * 1000
+
+export interface ResponderDeps {
+  renderRepository: RenderRepository
+  renderService: RenderService
+  renderCompletion: RenderCompletion
+  renderFileLinks: RenderFileLinks
+  fileStore: FileStore
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer))
+  return Buffer.concat(chunks)
+}
+
+/** The render record with fresh signed URLs (or base64 bodies), as SPEC 2.4 and 4.2 say. */
+export async function presentRender(deps: ResponderDeps, render: Render, withData = false) {
+  const files = await deps.renderRepository.files(render.id)
+  const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
+  const hosted = render.status === 'succeeded' && render.request.delivery.type !== 'none'
+  const views = []
+  for (const file of files) {
+    if (file.deleted_at) continue
+    const extra: { url?: string; expires_at?: string; data?: string } = hosted
+      ? deps.renderFileLinks.link(file, { download: false, expiresInSeconds: seconds })
+      : {}
+    if (withData) {
+      const object = await deps.fileStore.get(file.storage_key)
+      if (object) extra.data = (await readAll(object.stream)).toString('base64')
+    }
+    views.push(fileView(file, extra))
+  }
+  return renderView(render, views)
+}
+
+function failure(render: Render): ProblemError {
+  const error = render.error ?? { code: 'render_failed', message: 'The render failed.' }
+  const code = render.status === 'canceled' ? 'render_canceled' : error.code
+  const known = new ProblemError(code as never, error.message)
+  return new ProblemError(known.code, error.message, {
+    render_id: render.id,
+    render_error: error,
+    ...(render.result ? { result: render.result } : {}),
+    ...(error.line !== undefined ? { line: error.line, column: error.column, excerpt: error.excerpt } : {}),
+  })
+}
+
+/**
+ * After a render is created: 202 for async; for sync, wait up to the plan's timeout and answer
+ * the finished render in its delivery form, 408 (cancel) or 202 (continue) on timeout.
+ */
+export async function respondToRender(
+  deps: ResponderDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  created: Render,
+  syncTimeoutSeconds: number,
+) {
+  const location = `/v1/renders/${created.id}`
+  if (created.mode === 'async') {
+    return reply
+      .code(202)
+      .header('Location', location)
+      .send(await presentRender(deps, created))
+  }
+  const finished = await deps.renderCompletion.wait(created.id, syncTimeoutSeconds * 1000, async () => {
+    const now = await deps.renderRepository.getById(created.id)
+    return now !== undefined && now.status !== 'queued' && now.status !== 'processing'
+  })
+  if (!finished) {
+    if (created.request.timeout_behavior === 'cancel') {
+      await deps.renderRepository.transition(
+        created.id,
+        ['queued', 'processing'],
+        'canceled',
+        new Date().toISOString(),
+        {
+          code: 'render_timeout',
+          message: `The render did not finish within the sync timeout of ${syncTimeoutSeconds} s.`,
+        },
+      )
+      throw new ProblemError(
+        'render_timeout',
+        `The render did not finish within ${syncTimeoutSeconds} s and was canceled.`,
+        {
+          render_id: created.id,
+        },
+      )
+    }
+    const current = (await deps.renderRepository.getById(created.id)) ?? created
+    return reply
+      .code(202)
+      .header('Location', location)
+      .send(await presentRender(deps, current))
+  }
+  const render = await deps.renderService.get(request.auth!, created.id)
+  if (render.status !== 'succeeded') throw failure(render)
+  const delivery = render.request.delivery.type
+  if (delivery === 'binary') return sendBinary(deps, reply, render)
+  if (delivery === 'base64') {
+    const total = (await deps.renderRepository.files(render.id)).reduce((n, f) => n + f.size, 0)
+    if (total > BASE64_LIMIT) {
+      throw new ProblemError(
+        'output_too_large',
+        `The output is ${total} bytes; base64 delivery carries at most 10 MB.`,
+        {
+          render_id: render.id,
+        },
+      )
+    }
+    return reply.code(200).send(await presentRender(deps, render, true))
+  }
+  return reply
+    .code(200)
+    .header('Location', location)
+    .send(await presentRender(deps, render))
+}
+
+async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Render) {
+  const [file, ...more] = await deps.renderRepository.files(render.id)
+  if (!file || more.length > 0) {
+    throw new ProblemError('validation_error', 'binary delivery needs exactly one output file.', {
+      render_id: render.id,
+    })
+  }
+  if (file.size > BINARY_LIMIT) {
+    throw new ProblemError(
+      'output_too_large',
+      `The output is ${file.size} bytes; binary delivery carries at most 20 MB.`,
+      {
+        render_id: render.id,
+      },
+    )
+  }
+  const object = await deps.fileStore.get(file.storage_key)
+  if (!object)
+    throw new ProblemError('file_expired', 'The file is no longer hosted.', { render_id: render.id })
+  return reply
+    .code(200)
+    .header('Content-Type', file.content_type)
+    .header('Content-Length', String(file.size))
+    .header('Content-Disposition', `inline; filename="${file.filename}"`)
+    .header('X-Render-Id', render.id)
+    .header('Location', `/v1/renders/${render.id}`)
+    .send(await readAll(object.stream))
+}

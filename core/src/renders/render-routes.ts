@@ -1,0 +1,238 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import { type Static, Type } from 'typebox'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { OutputFormat } from '../sdk/render-contracts.ts'
+import type { RenderStatus } from './render.ts'
+import { normaliseRender } from './render-request.ts'
+import { presentRender, respondToRender } from './render-responder.ts'
+import { CreateRenderBody, RenderFileParams, RenderIdParams } from './render-schemas.ts'
+
+const RenderRecord = Type.Object({}, { additionalProperties: true, description: 'render record (SPEC 2.4)' })
+const STATUSES: RenderStatus[] = ['queued', 'processing', 'succeeded', 'failed', 'canceled', 'expired']
+
+const ListQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    batch_id: Type.Optional(Type.String({ maxLength: 100 })),
+    'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
+    'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
+    input_type: Type.Optional(Type.String({ maxLength: 40 })),
+    output_format: Type.Optional(Type.String({ maxLength: 10 })),
+    reference: Type.Optional(Type.String({ maxLength: 500 })),
+    source: Type.Optional(Type.String({ maxLength: 40 })),
+    status: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    template_id: Type.Optional(Type.String({ maxLength: 100 })),
+    test: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+)
+
+function statusesOf(value: string | string[] | undefined): RenderStatus[] | undefined {
+  if (value === undefined) return undefined
+  const list = (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((s) => s.trim())
+  const unknown = list.filter((s) => !STATUSES.includes(s as RenderStatus))
+  if (unknown.length > 0) {
+    throw new ProblemError('validation_error', `unknown status ${unknown.join(', ')}`, {
+      errors: [
+        { path: '/status', in: 'query', code: 'enum', message: `must be one of ${STATUSES.join(', ')}` },
+      ],
+    })
+  }
+  return list as RenderStatus[]
+}
+
+function metadataFilter(query: Record<string, unknown>): Record<string, string> | undefined {
+  const entries = Object.entries(query)
+    .map(([k, v]) => [/^metadata\[(.+)\]$/.exec(k)?.[1], v] as const)
+    .filter((e): e is readonly [string, string] => e[0] !== undefined && typeof e[1] === 'string')
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined
+}
+
+export async function renderRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const deps = container.cradle
+  const tags = ['renders']
+
+  app.post<{ Body: Static<typeof CreateRenderBody> }>(
+    '/renders',
+    {
+      config: { scope: 'render:write' },
+      schema: {
+        tags,
+        summary: 'Render HTML, a URL or Markdown into PDF, PNG, JPEG, WebP or HTML',
+        body: CreateRenderBody,
+        response: {
+          200: RenderRecord,
+          202: RenderRecord,
+          ...stdResponses(),
+          402: problemResponse('Render limit reached or feature not in the plan'),
+          404: problemResponse('Not found'),
+          408: problemResponse('Sync render timed out and was canceled'),
+          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
+          410: problemResponse('Gone: template deleted or file expired'),
+          413: problemResponse('Payload or output too large'),
+          422: problemResponse('Render failed or request cannot be processed'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { input, output, overrides: _overrides, ...shared } = request.body
+      const format = (output?.format ?? 'pdf') as OutputFormat
+      const optionsKey = format === 'pdf' ? 'pdf' : 'image'
+      const options = (output?.[optionsKey] ?? undefined) as Record<string, unknown> | undefined
+      const normalised = normaliseRender(
+        request.auth!,
+        shared,
+        input as { type: string } & Record<string, unknown>,
+        { format, ...(options ? { [optionsKey]: options } : {}) },
+        `/output/${optionsKey}`,
+      )
+      const render = await deps.renderService.create(request.auth!, request.plan!, normalised)
+      return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
+    },
+  )
+
+  app.get<{ Querystring: Static<typeof ListQuery> }>(
+    '/renders',
+    {
+      config: { scope: 'renders:read' },
+      schema: {
+        tags,
+        querystring: ListQuery,
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...stdResponses() },
+      },
+    },
+    async (request) => {
+      const q = request.query
+      const auth = request.auth!
+      if (q.test !== undefined && q.test !== auth.test)
+        return { object: 'list', data: [], has_more: false, next_cursor: null }
+      const limit = q.limit ?? 50
+      const page = await deps.renderRepository.list({
+        workspaceId: auth.workspace.id,
+        test: auth.test,
+        limit,
+        ...(statusesOf(q.status) ? { statuses: statusesOf(q.status)! } : {}),
+        ...(q.input_type ? { inputType: q.input_type } : {}),
+        ...(q.output_format ? { outputFormat: q.output_format } : {}),
+        ...(q.reference !== undefined ? { reference: q.reference } : {}),
+        ...(q.source ? { source: q.source } : {}),
+        ...(q.template_id ? { templateId: q.template_id } : {}),
+        ...(q.batch_id ? { batchId: q.batch_id } : {}),
+        ...(q['created[gte]'] ? { createdGte: new Date(q['created[gte]']).toISOString() } : {}),
+        ...(q['created[lte]'] ? { createdLte: new Date(q['created[lte]']).toISOString() } : {}),
+        ...(metadataFilter(q) ? { metadata: metadataFilter(q)! } : {}),
+        ...(q.cursor ? { before: q.cursor } : {}),
+      })
+      const hasMore = page.length > limit
+      const items = page.slice(0, limit)
+      return {
+        object: 'list',
+        data: await Promise.all(items.map((r) => presentRender(deps, r))),
+        has_more: hasMore,
+        next_cursor: hasMore ? (items.at(-1)?.id ?? null) : null,
+      }
+    },
+  )
+
+  app.get<{ Params: Static<typeof RenderIdParams> }>(
+    '/renders/:render_id',
+    {
+      config: { scope: 'renders:read' },
+      schema: {
+        tags,
+        params: RenderIdParams,
+        response: { 200: RenderRecord, ...stdResponses(), 404: problemResponse('Not found') },
+      },
+    },
+    async (request) =>
+      presentRender(deps, await deps.renderService.get(request.auth!, request.params.render_id)),
+  )
+
+  app.post<{ Params: Static<typeof RenderIdParams> }>(
+    '/renders/:render_id/cancel',
+    {
+      config: { scope: 'render:write' },
+      schema: {
+        tags,
+        params: RenderIdParams,
+        response: {
+          200: RenderRecord,
+          ...stdResponses(),
+          404: problemResponse('Not found'),
+          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
+        },
+      },
+    },
+    async (request) =>
+      presentRender(deps, await deps.renderService.cancel(request.auth!, request.params.render_id)),
+  )
+
+  app.delete<{ Params: Static<typeof RenderIdParams> }>(
+    '/renders/:render_id/files',
+    {
+      config: { scope: 'renders:delete' },
+      schema: {
+        tags,
+        params: RenderIdParams,
+        response: {
+          200: RenderRecord,
+          ...stdResponses(),
+          404: problemResponse('Not found'),
+          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
+        },
+      },
+    },
+    async (request) =>
+      presentRender(deps, await deps.renderFiles.purge(request.auth!, request.params.render_id)),
+  )
+
+  app.get<{ Params: Static<typeof RenderFileParams>; Querystring: { download?: boolean; inline?: boolean } }>(
+    '/renders/:render_id/files/:file_id',
+    {
+      config: { scope: 'renders:read' },
+      schema: {
+        tags,
+        params: RenderFileParams,
+        querystring: Type.Object({
+          download: Type.Optional(Type.Boolean()),
+          inline: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          ...stdResponses(),
+          404: problemResponse('Not found'),
+          410: problemResponse('Gone: template deleted or file expired'),
+        },
+      },
+    },
+    async (request, reply) => deps.renderFiles.serve(request, request.params, request.query, reply),
+  )
+
+  app.get<{ Params: Static<typeof RenderIdParams> }>(
+    '/renders/:render_id/logs',
+    {
+      config: { scope: 'renders:read' },
+      schema: {
+        tags,
+        params: RenderIdParams,
+        response: {
+          200: Type.Object({}, { additionalProperties: true }),
+          ...stdResponses(),
+          404: problemResponse('Not found'),
+        },
+      },
+    },
+    async (request) => {
+      const render = await deps.renderService.get(request.auth!, request.params.render_id)
+      const lines = await deps.renderRepository.logs(render.id)
+      if (lines.length === 0) throw new ProblemError('not_found', `No log for render ${render.id}.`)
+      return { object: 'render_log', render_id: render.id, lines }
+    },
+  )
+}

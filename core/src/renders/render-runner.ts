@@ -1,0 +1,177 @@
+import type { Logger } from 'pino'
+import type { Config } from '../kernel/config.ts'
+import { newId } from '../kernel/ids.ts'
+import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { OutboundGuard } from '../net/outbound-guard.ts'
+import type { PlanRepository } from '../plans/plan-repository.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import type { Job } from '../sdk/queue-contracts.ts'
+import type {
+  RenderDocument,
+  RenderedFile,
+  RenderWarning,
+  RenderWarningCode,
+} from '../sdk/render-contracts.ts'
+import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
+import type { Render, RenderError, RenderFile } from './render.ts'
+import type { RenderCompletion } from './render-completion.ts'
+import { fetchRenderData } from './render-data.ts'
+import { renderFilename } from './render-filename.ts'
+import type { RenderRepository } from './render-repository.ts'
+
+export interface RenderRunnerDeps {
+  renderRepository: RenderRepository
+  workspaceRepository: WorkspaceRepository
+  planRepository: PlanRepository
+  plugins: PluginSet
+  outboundGuard: OutboundGuard
+  fileStore: FileStore
+  renderCompletion: RenderCompletion
+  config: Config
+  log: Logger
+}
+
+const DAY_MS = 24 * 3600 * 1000
+
+/** What a failure tells the client: a ProblemError's code, else render_failed. */
+export function renderErrorOf(err: unknown): RenderError {
+  if (err instanceof ProblemError) {
+    const { line, column, excerpt } = err.extras as { line?: number; column?: number; excerpt?: string }
+    return {
+      code: err.code,
+      message: err.detail ?? err.message,
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column } : {}),
+      ...(excerpt !== undefined ? { excerpt } : {}),
+    }
+  }
+  return { code: 'render_failed', message: (err as Error)?.message ?? 'The render failed.' }
+}
+
+/** The worker side of a render (DESIGN.md §6): input -> output -> stored file -> finished row. */
+export class RenderRunner {
+  readonly #d: RenderRunnerDeps
+
+  constructor(deps: RenderRunnerDeps) {
+    this.#d = deps
+  }
+
+  readonly handle = async (job: Job<{ renderId: string }>, signal: AbortSignal): Promise<void> => {
+    const { renderRepository: renders, renderCompletion } = this.#d
+    const render = await renders.getById(job.data.renderId)
+    if (!render || (render.status !== 'queued' && render.status !== 'processing')) return
+    if (!(await renders.claim(render.id, new Date().toISOString()))) return
+    const warnings: RenderWarning[] = []
+    const logs: string[] = []
+    try {
+      const files = await this.#produce(render, signal, warnings, logs)
+      const now = new Date()
+      const stored = await this.#store(render, files, now)
+      await renders.finish(
+        render,
+        {
+          status: 'succeeded',
+          warnings,
+          files_expire_at: new Date(now.getTime() + render.retention_days * DAY_MS).toISOString(),
+        },
+        stored,
+        render.test ? undefined : { kind: render.kind },
+        now.toISOString(),
+      )
+    } catch (err) {
+      const error = renderErrorOf(err)
+      if (error.code === 'render_failed') this.#d.log.warn({ err, render_id: render.id }, 'render failed')
+      await renders.finish(
+        render,
+        { status: 'failed', warnings, error },
+        [],
+        undefined,
+        new Date().toISOString(),
+      )
+    } finally {
+      await renders.appendLog(render.id, logs, new Date().toISOString()).catch(() => {})
+      renderCompletion.notify(render.id)
+    }
+  }
+
+  async #produce(
+    render: Render,
+    signal: AbortSignal,
+    warnings: RenderWarning[],
+    logs: string[],
+  ): Promise<RenderedFile[]> {
+    const { plugins, outboundGuard, planRepository, workspaceRepository, config } = this.#d
+    const { request } = render
+    const workspace = await workspaceRepository.get(render.workspace_id)
+    const plan = workspace ? await planRepository.get(workspace.plan_id) : undefined
+    const deadline = Date.now() + config.renderTimeoutSeconds * 1000
+    const timeout = AbortSignal.timeout(config.renderTimeoutSeconds * 1000)
+    const base = {
+      renderId: render.id,
+      workspaceId: render.workspace_id,
+      test: render.test,
+      signal: AbortSignal.any([signal, timeout]),
+      warn: (code: RenderWarningCode, message: string) => {
+        if (!warnings.some((w) => w.code === code && w.message === message)) warnings.push({ code, message })
+      },
+      log: (message: string) => {
+        logs.push(message)
+      },
+    }
+    const fetch = outboundGuard.fetch.bind(outboundGuard)
+    const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
+    const input = plugins.registries.inputs.get(request.input.type)
+    const output = plugins.registries.outputs.get(request.output.format)
+    if (!input || !output)
+      throw new ProblemError('render_failed', 'This installation no longer offers the input or format.')
+    const { type: _type, ...fields } = request.input
+    base.log(`input ${request.input.type}`)
+    const resolve = input.resolve as (i: unknown, c: unknown) => Promise<RenderDocument>
+    const document = await resolve(fields, {
+      ...base,
+      data,
+      fetch,
+    })
+    base.log(`output ${request.output.format}`)
+    const options = (request.output.format === 'pdf' ? request.output.pdf : request.output.image) ?? {}
+    const file = await (output.render as (d: unknown, o: unknown, c: unknown) => Promise<RenderedFile>)(
+      document,
+      options,
+      {
+        ...base,
+        maxPages: plan?.limits.max_pages ?? Number.POSITIVE_INFINITY,
+        deadline,
+      },
+    )
+    base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
+    return [file]
+  }
+
+  async #store(render: Render, files: RenderedFile[], now: Date): Promise<RenderFile[]> {
+    const stored: RenderFile[] = []
+    for (const [position, file] of files.entries()) {
+      const id = newId('file')
+      const ext = file.format === 'jpeg' ? 'jpg' : file.format
+      const key = `${render.workspace_id}/${render.id}/${id}.${ext}`
+      await this.#d.fileStore.put(key, file.bytes, file.contentType)
+      stored.push({
+        id,
+        render_id: render.id,
+        workspace_id: render.workspace_id,
+        position,
+        format: file.format,
+        content_type: file.contentType,
+        size: file.bytes.length,
+        pages: file.pages ?? null,
+        width: file.width ?? null,
+        height: file.height ?? null,
+        filename: renderFilename(render.request.filename, render.id, ext, position, files.length),
+        storage_key: key,
+        created_at: now.toISOString(),
+        deleted_at: null,
+      })
+    }
+    return stored
+  }
+}

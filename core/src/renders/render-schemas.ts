@@ -1,0 +1,105 @@
+import { Type } from 'typebox'
+
+// Request schemas of the render family (SPEC 4.2). Input and option objects are checked twice:
+// here for their envelope, then against the schema their plugin registered (render-validation.ts).
+
+const Metadata = Type.Union([Type.Record(Type.String({ maxLength: 40 }), Type.Unknown()), Type.Null()])
+
+export const DeliveryType = Type.Union([
+  Type.Literal('url'),
+  Type.Literal('binary'),
+  Type.Literal('base64'),
+  Type.Literal('none'),
+])
+
+export const DeliverySpec = Type.Union([
+  DeliveryType,
+  Type.Object(
+    {
+      type: DeliveryType,
+      email: Type.Optional(
+        Type.Array(Type.Object({ rule_id: Type.String() }, { additionalProperties: true })),
+      ),
+      storage: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+])
+
+export const WebhookSpec = Type.Union([
+  Type.Object(
+    {
+      url: Type.String({ minLength: 1, maxLength: 2048 }),
+      events: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+])
+
+export const OutputFormatSchema = Type.Union(
+  ['pdf', 'png', 'jpeg', 'webp', 'html'].map((f) => Type.Literal(f)),
+)
+
+/** SPEC 4.2 shared fields of every render-creating request. */
+export const SharedRenderFields = {
+  mode: Type.Optional(Type.Union([Type.Literal('sync'), Type.Literal('async')])),
+  priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('low')])),
+  reference: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  metadata: Type.Optional(Metadata),
+  test: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  timeout_behavior: Type.Optional(Type.Union([Type.Literal('continue'), Type.Literal('cancel')])),
+  webhook: Type.Optional(WebhookSpec),
+  delivery: Type.Optional(DeliverySpec),
+}
+
+const Data = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])
+
+/** Fields the convenience endpoints share with the general endpoint, plus their own extras. */
+export const ConvenienceFields = {
+  data: Type.Optional(Data),
+  data_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  engine: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  expires_in: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 })),
+  filename: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  hosted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  retention_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()])),
+  webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+}
+
+export const CreateRenderBody = Type.Object(
+  {
+    ...SharedRenderFields,
+    ...ConvenienceFields,
+    input: Type.Object(
+      { type: Type.String({ minLength: 1, maxLength: 64 }) },
+      { additionalProperties: true },
+    ),
+    output: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            format: OutputFormatSchema,
+            pdf: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+            image: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+            einvoice: Type.Optional(Type.Unknown()),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+    overrides: Type.Optional(
+      Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+// unknown ids of any shape answer 404, so the path parameters carry no pattern
+export const RenderIdParams = Type.Object({ render_id: Type.String({ maxLength: 100 }) })
+export const RenderFileParams = Type.Object({
+  render_id: Type.String({ maxLength: 100 }),
+  file_id: Type.String({ maxLength: 100 }),
+})

@@ -1,0 +1,115 @@
+import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { Config } from '../kernel/config.ts'
+import { newId } from '../kernel/ids.ts'
+import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { Plan } from '../plans/plan.ts'
+import type { QueueBackend } from '../sdk/queue-contracts.ts'
+import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
+import type { RenderRepository } from './render-repository.ts'
+import { RenderValidation } from './render-validation.ts'
+
+export const RENDER_JOB = 'render'
+
+export interface CreateRenderInput {
+  request: RenderRequest
+  mode: 'sync' | 'async'
+  priority: 'normal' | 'low'
+  reference: string | null
+  metadata: Record<string, unknown> | null
+  retentionDays: number | null
+  /** where the options object sits in the request, for error pointers */
+  optionsPointer: string
+  source?: string
+}
+
+export class RenderService {
+  readonly #renders: RenderRepository
+  readonly #queue: QueueBackend
+  readonly #config: Config
+  readonly #validation: RenderValidation
+
+  constructor(deps: {
+    renderRepository: RenderRepository
+    queue: QueueBackend
+    config: Config
+    plugins: PluginSet
+  }) {
+    this.#renders = deps.renderRepository
+    this.#queue = deps.queue
+    this.#config = deps.config
+    this.#validation = new RenderValidation(deps.plugins.registries)
+  }
+
+  /** Validates, stores the render as `queued` and hands it to the queue. */
+  async create(auth: AuthContext, plan: Plan, input: CreateRenderInput, now = new Date()): Promise<Render> {
+    const { request } = input
+    const options = request.output.format === 'pdf' ? request.output.pdf : request.output.image
+    this.#validation.assertValid(request.input, {
+      format: request.output.format,
+      options: options ?? {},
+      at: input.optionsPointer,
+    })
+    const at = now.toISOString()
+    const render: Render = {
+      id: newId('render'),
+      workspace_id: auth.workspace.id,
+      test: auth.test,
+      status: 'queued',
+      input_type: request.input.type,
+      kind: 'render',
+      source: input.source ?? 'api',
+      output_format: request.output.format,
+      reference: input.reference,
+      metadata: input.metadata,
+      template_id: null,
+      batch_id: null,
+      key_id: auth.key.id,
+      mode: input.mode,
+      priority: input.priority,
+      request,
+      result: null,
+      warnings: [],
+      error: null,
+      // test files live 24 hours (SPEC 8); live ones the plan's retention unless the request says
+      retention_days: auth.test ? 1 : (input.retentionDays ?? plan.limits.retention_days),
+      job_id: null,
+      attempts: 0,
+      created_at: at,
+      started_at: null,
+      finished_at: null,
+      files_expire_at: null,
+      updated_at: at,
+    }
+    await this.#renders.insert(render)
+    const jobId = await this.#queue.send(
+      RENDER_JOB,
+      { renderId: render.id },
+      { priority: input.priority, timeoutSeconds: this.#config.renderTimeoutSeconds + 30, maxAttempts: 2 },
+    )
+    await this.#renders.setJob(render.id, jobId)
+    return { ...render, job_id: jobId }
+  }
+
+  async get(auth: AuthContext, id: string): Promise<Render> {
+    const render = await this.#renders.get(auth.workspace.id, auth.test, id)
+    if (!render) throw new ProblemError('render_not_found', `No render ${id}.`)
+    return render
+  }
+
+  /** SPEC 3: queued -> canceled at once; processing stays and finishes; finished -> 409. */
+  async cancel(auth: AuthContext, id: string, now = new Date()): Promise<Render> {
+    const render = await this.get(auth, id)
+    if (FINISHED_STATUSES.includes(render.status)) {
+      throw new ProblemError('conflict', `Render ${id} already finished (${render.status}).`)
+    }
+    if (render.status === 'queued') {
+      const canceled = await this.#renders.transition(id, ['queued'], 'canceled', now.toISOString(), {
+        code: 'render_canceled',
+        message: 'Canceled before it started.',
+      })
+      if (canceled && render.job_id) await this.#queue.cancel(render.job_id).catch(() => false)
+    }
+    return this.get(auth, id)
+  }
+}

@@ -1,0 +1,89 @@
+import type { Logger } from 'pino'
+import type { Config } from '../kernel/config.ts'
+import type { RenderCompletion } from './render-completion.ts'
+import type { RenderFiles } from './render-files.ts'
+import type { RenderRepository } from './render-repository.ts'
+
+const QUEUED_LOST_AFTER_MS = 24 * 3600 * 1000
+
+export type RenderExpiredListener = (renderId: string) => Promise<void>
+
+/**
+ * Worker housekeeping: renders whose job the platform lost end `failed` with `render_lost`
+ * (nothing billed), and hosted files past their retention are deleted (`expired`).
+ */
+export class RenderSweeper {
+  readonly #renders: RenderRepository
+  readonly #files: RenderFiles
+  readonly #completion: RenderCompletion
+  readonly #config: Config
+  readonly #log: Logger
+  #timer: NodeJS.Timeout | undefined
+  #running: Promise<void> = Promise.resolve()
+  onExpired: RenderExpiredListener = async () => {}
+
+  constructor(deps: {
+    renderRepository: RenderRepository
+    renderFiles: RenderFiles
+    renderCompletion: RenderCompletion
+    config: Config
+    log: Logger
+  }) {
+    this.#renders = deps.renderRepository
+    this.#files = deps.renderFiles
+    this.#completion = deps.renderCompletion
+    this.#config = deps.config
+    this.#log = deps.log
+  }
+
+  start(intervalMs = 30_000): void {
+    this.#timer = setInterval(() => {
+      this.#running = this.#running
+        .then(async () => {
+          await this.sweep()
+        })
+        .catch((err) => this.#log.error({ err }, 'render sweep failed'))
+    }, intervalMs)
+    this.#timer.unref()
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer)
+    await this.#running
+  }
+
+  async sweep(now = new Date()): Promise<{ lost: number; expired: number }> {
+    let lost = 0
+    // a processing render outlives two full attempts only when its worker is gone
+    const processingCutoff = new Date(
+      now.getTime() - (this.#config.renderTimeoutSeconds + 30) * 2 * 1000 - 60_000,
+    )
+    for (const render of await this.#renders.stale(processingCutoff.toISOString(), 100)) {
+      const queuedTooLong = Date.parse(render.created_at) < now.getTime() - QUEUED_LOST_AFTER_MS
+      if (render.status === 'queued' && !queuedTooLong) continue
+      const moved = await this.#renders.transition(
+        render.id,
+        ['queued', 'processing'],
+        'failed',
+        now.toISOString(),
+        {
+          code: 'render_lost',
+          message:
+            'The platform lost this render (its job expired or its worker stopped); nothing was billed.',
+        },
+      )
+      if (moved) {
+        lost++
+        this.#completion.notify(render.id)
+      }
+    }
+    let expired = 0
+    for (const render of await this.#renders.expiring(now.toISOString(), 100)) {
+      if (await this.#files.expire(render, now)) {
+        expired++
+        await this.onExpired(render.id)
+      }
+    }
+    return { lost, expired }
+  }
+}

@@ -1,0 +1,67 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { TSchema } from 'typebox'
+import { issuesToProblems } from '../http/validation-errors.ts'
+import type { Registries } from '../kernel/plugins/extension-points.ts'
+import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+/**
+ * Plugin-owned parts of a render request (the input object, the format's options) are checked
+ * against the schema their plugin registered; unknown input types and formats are
+ * validation_error, never a crash (DESIGN.md §4).
+ */
+export class RenderValidation {
+  readonly #registries: Registries
+  readonly #ajv: Ajv
+  readonly #compiled = new WeakMap<TSchema, ValidateFunction>()
+
+  constructor(registries: Registries) {
+    this.#registries = registries
+    this.#ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false })
+    addFormats(this.#ajv)
+  }
+
+  #check(schema: TSchema, value: unknown, pointer: string): FieldProblem[] {
+    let validate = this.#compiled.get(schema)
+    if (!validate) {
+      validate = this.#ajv.compile(schema)
+      this.#compiled.set(schema, validate)
+    }
+    if (validate(value)) return []
+    return issuesToProblems(validate.errors ?? []).map((p) => ({ ...p, path: `${pointer}${p.path}` }))
+  }
+
+  /** Throws validation_error listing every problem of the input and the output options. */
+  assertValid(
+    input: { type: string } & Record<string, unknown>,
+    output: { format: string; options: unknown; at: string },
+  ) {
+    const problems: FieldProblem[] = []
+    const plugin = this.#registries.inputs.get(input.type)
+    if (!plugin) {
+      problems.push({
+        path: '/input/type',
+        code: 'enum',
+        message: `must be one of ${this.#registries.inputs.keys().join(', ')}`,
+      })
+    } else {
+      const { type: _type, ...fields } = input
+      problems.push(...this.#check(plugin.schema, fields, '/input'))
+      // ajv applies schema defaults to `fields`; keep them on the stored input
+      Object.assign(input, fields)
+    }
+    const renderer = this.#registries.outputs.get(output.format)
+    if (!renderer) {
+      problems.push({
+        path: '/output/format',
+        code: 'enum',
+        message: `must be one of ${this.#registries.outputs.keys().join(', ')}`,
+      })
+    } else if (output.options !== undefined) {
+      problems.push(...this.#check(renderer.optionsSchema, output.options, output.at))
+    }
+    if (problems.length > 0) throw validationProblem(problems)
+  }
+}

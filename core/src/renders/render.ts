@@ -1,0 +1,76 @@
+import type { OutputFormat, RenderWarning } from '../sdk/render-contracts.ts'
+
+export type RenderStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'expired'
+export type DeliveryType = 'url' | 'binary' | 'base64' | 'none'
+
+export const FINISHED_STATUSES: RenderStatus[] = ['succeeded', 'failed', 'canceled', 'expired']
+
+/** The request as the worker executes it: normalised at creation, stored with the render. */
+export interface RenderRequest {
+  input: { type: string } & Record<string, unknown>
+  data: Record<string, unknown> | null
+  data_url: string | null
+  output: { format: OutputFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
+  delivery: { type: DeliveryType }
+  filename: string | null
+  /** seconds signed file URLs stay valid */
+  expires_in: number | null
+  hosted: boolean | null
+  webhook: { url: string; events?: string[] } | null
+  timeout_behavior: 'continue' | 'cancel'
+}
+
+export interface RenderError {
+  code: string
+  message: string
+  line?: number
+  column?: number
+  excerpt?: string
+}
+
+export interface Render {
+  id: string
+  workspace_id: string
+  test: boolean
+  status: RenderStatus
+  input_type: string
+  kind: string
+  source: string
+  output_format: OutputFormat
+  reference: string | null
+  metadata: Record<string, unknown> | null
+  template_id: string | null
+  batch_id: string | null
+  key_id: string
+  mode: 'sync' | 'async'
+  priority: 'normal' | 'low'
+  request: RenderRequest
+  result: Record<string, unknown> | null
+  warnings: RenderWarning[]
+  error: RenderError | null
+  retention_days: number
+  job_id: string | null
+  attempts: number
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+  files_expire_at: string | null
+  updated_at: string
+}
+
+export interface RenderFile {
+  id: string
+  render_id: string
+  workspace_id: string
+  position: number
+  format: OutputFormat
+  content_type: string
+  size: number
+  pages: number | null
+  width: number | null
+  height: number | null
+  filename: string
+  storage_key: string
+  created_at: string
+  deleted_at: string | null
+}

@@ -1,0 +1,22 @@
+import { type Static, type TSchema, Type } from 'typebox'
+import { MARKDOWN_THEMES } from './themes/index.ts'
+
+const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
+
+/** `input` of type `markdown` (without `type`); null means absent. */
+export const MarkdownInputSchema = Type.Object(
+  {
+    markdown: Type.String({ minLength: 1 }),
+    css: nullable(Type.String({ description: 'extra CSS, applied after the theme' })),
+    theme: nullable(
+      Type.Enum([...MARKDOWN_THEMES], { description: 'default `default`; `none` adds no CSS' }),
+    ),
+    allow_raw_html: nullable(
+      Type.Boolean({ description: 'keep raw HTML in the Markdown (default false: it is dropped)' }),
+    ),
+    templating: nullable(Type.Boolean({ description: 'render the Markdown as Liquid with `data` first' })),
+  },
+  { additionalProperties: false },
+)
+
+export type MarkdownInputFields = Static<typeof MarkdownInputSchema>

@@ -1,0 +1,80 @@
+import { Type } from 'typebox'
+
+// Headers the browser or the proxy owns: setting them would break the connection or the guard.
+const FORBIDDEN_HEADERS = [
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+]
+
+// JSON Schema patterns have no flags, so case-insensitivity is spelled out per letter.
+const anyCase = (word: string): string =>
+  [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('')
+
+/** RFC 9110 token characters. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]"
+
+const HEADER_NAME = `^(?!(?:${FORBIDDEN_HEADERS.map(anyCase).join('|')})$)${TOKEN}{1,256}$`
+const NO_LINE_BREAKS = '^[^\\r\\n\\u0000]*$'
+
+export const MAX_HEADERS = 20
+export const MAX_COOKIES = 50
+
+export const HttpOptionsSchema = Type.Object(
+  {
+    basic_auth: Type.Optional(
+      Type.Object(
+        {
+          username: Type.String({ minLength: 1, maxLength: 256, pattern: '^[^:\\r\\n\\u0000]*$' }),
+          password: Type.String({ maxLength: 1024, pattern: NO_LINE_BREAKS }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    headers: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: HEADER_NAME }),
+        Type.String({ maxLength: 8192, pattern: NO_LINE_BREAKS }),
+        {
+          maxProperties: MAX_HEADERS,
+          // Record only lists the allowed names; anything else (Host, Connection, ...) is refused
+          additionalProperties: false,
+          description: `extra request headers, at most ${MAX_HEADERS}; no Host or hop-by-hop headers`,
+        },
+      ),
+    ),
+    cookies: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ pattern: `^${TOKEN}{1,256}$` }),
+            value: Type.String({ maxLength: 4096, pattern: '^[^;\\r\\n\\u0000]*$' }),
+            domain: Type.Optional(Type.String({ maxLength: 253, pattern: '^\\.?[A-Za-z0-9.-]+$' })),
+            path: Type.Optional(Type.String({ maxLength: 1024, pattern: '^/[^;\\r\\n\\u0000]*$' })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_COOKIES },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const WaitOptionsSchema = Type.Object(
+  {
+    until: Type.Optional(Type.Enum(['load', 'domcontentloaded', 'networkidle'])),
+    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
+    delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
+  },
+  { additionalProperties: false },
+)
