@@ -1,3 +1,9 @@
+/** Characters a download name may not carry: path separators, quotes, control characters. */
+function safeChar(ch: string): string {
+  const code = ch.charCodeAt(0)
+  return code < 0x20 || code === 0x7f || ch === '/' || ch === '\\' || ch === '"' ? '_' : ch
+}
+
 /** A safe download name: the request's `filename` (extension enforced) or the render id. */
 export function renderFilename(
   requested: string | null,
@@ -6,8 +12,8 @@ export function renderFilename(
   position: number,
   count: number,
 ): string {
-  const cleaned = (requested ?? '')
-    .replace(/[\\/\x00-\x1f\x7f"]/g, '_')
+  const cleaned = Array.from(requested ?? '', safeChar)
+    .join('')
     .replace(/\.[A-Za-z0-9]{1,5}$/, '')
     .trim()
     .slice(0, 150)
