@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { EventOutbox } from '../events/event-outbox.ts'
 import { sendStoredFile } from '../files/file-response.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
+import { renderEventWriter } from './render-events.ts'
 import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
 import type { RenderRepository } from './render-repository.ts'
 import type { RenderService } from './render-service.ts'
@@ -14,13 +16,16 @@ export class RenderFiles {
   readonly #service: RenderService
   readonly #store: FileStore
   readonly #links: RenderFileLinks
+  readonly #events: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks }
 
   constructor(deps: {
     renderRepository: RenderRepository
     renderService: RenderService
     fileStore: FileStore
     renderFileLinks: RenderFileLinks
+    eventOutbox: EventOutbox
   }) {
+    this.#events = { eventOutbox: deps.eventOutbox, renderFileLinks: deps.renderFileLinks }
     this.#renders = deps.renderRepository
     this.#service = deps.renderService
     this.#store = deps.fileStore
@@ -41,12 +46,21 @@ export class RenderFiles {
   }
 
   /** Shared by purge and the retention sweeper: delete every hosted copy, then mark the render. */
-  async expire(render: Render, now = new Date()): Promise<boolean> {
+  async expire(render: Render, now = new Date(), emitExpired = false): Promise<boolean> {
     for (const file of await this.#renders.files(render.id)) {
       if (!file.deleted_at) await this.#store.delete(file.storage_key)
     }
     await this.#renders.markFilesDeleted(render.id, now.toISOString())
-    return this.#renders.transition(render.id, ['succeeded'], 'expired', now.toISOString())
+    const at = now.toISOString()
+    const expired: Render = { ...render, status: 'expired', updated_at: at }
+    return this.#renders.transition(
+      render.id,
+      ['succeeded'],
+      'expired',
+      at,
+      undefined,
+      emitExpired ? renderEventWriter(this.#events, 'render.expired', expired, []) : undefined,
+    )
   }
 
   async serve(

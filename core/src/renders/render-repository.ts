@@ -1,6 +1,7 @@
+import type { Kysely } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
-import type { RenderFileTable, RenderTable } from '../db/schema.ts'
+import type { Database, RenderFileTable, RenderTable } from '../db/schema.ts'
 import type { OutputFormat, RenderWarning } from '../sdk/render-contracts.ts'
 import type { Render, RenderError, RenderFile, RenderRequest, RenderStatus } from './render.ts'
 
@@ -148,6 +149,8 @@ export class RenderRepository {
     files: RenderFile[],
     bill: { kind: string } | undefined,
     now: string,
+    /** writes the finish's events in the same transaction (the outbox) */
+    emit: (trx: Kysely<Database>) => Promise<unknown> = async () => {},
   ): Promise<boolean> {
     return this.#db.kysely.transaction().execute(async (trx) => {
       const res = await trx
@@ -178,6 +181,7 @@ export class RenderRepository {
           .onConflict((oc) => oc.column('render_id').doNothing())
           .execute()
       }
+      await emit(trx)
       return true
     })
   }
@@ -189,8 +193,24 @@ export class RenderRepository {
     to: RenderStatus,
     now: string,
     error?: RenderError,
+    emit: (trx: Kysely<Database>) => Promise<unknown> = async () => {},
   ): Promise<boolean> {
-    const res = await this.#db.kysely
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      const moved = await this.#move(trx, id, from, to, now, error)
+      if (moved) await emit(trx)
+      return moved
+    })
+  }
+
+  async #move(
+    trx: Kysely<Database>,
+    id: string,
+    from: RenderStatus[],
+    to: RenderStatus,
+    now: string,
+    error?: RenderError,
+  ): Promise<boolean> {
+    const res = await trx
       .updateTable('renders')
       .set({
         status: to,

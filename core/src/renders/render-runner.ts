@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
@@ -17,6 +18,8 @@ import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
+import { renderEventWriter } from './render-events.ts'
+import type { RenderFileLinks } from './render-file-links.ts'
 import { renderFilename } from './render-filename.ts'
 import type { RenderRepository } from './render-repository.ts'
 
@@ -28,6 +31,8 @@ export interface RenderRunnerDeps {
   outboundGuard: OutboundGuard
   fileStore: FileStore
   renderCompletion: RenderCompletion
+  renderFileLinks: RenderFileLinks
+  eventOutbox: EventOutbox
   config: Config
   log: Logger
 }
@@ -67,27 +72,34 @@ export class RenderRunner {
     try {
       const files = await this.#produce(render, signal, warnings, logs)
       const now = new Date()
+      const at = now.toISOString()
       const stored = await this.#store(render, files, now)
+      const patch = {
+        status: 'succeeded' as const,
+        warnings,
+        files_expire_at: new Date(now.getTime() + render.retention_days * DAY_MS).toISOString(),
+      }
+      const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       await renders.finish(
         render,
-        {
-          status: 'succeeded',
-          warnings,
-          files_expire_at: new Date(now.getTime() + render.retention_days * DAY_MS).toISOString(),
-        },
+        patch,
         stored,
         render.test ? undefined : { kind: render.kind },
-        now.toISOString(),
+        at,
+        renderEventWriter(this.#d, 'render.succeeded', done, stored),
       )
     } catch (err) {
       const error = renderErrorOf(err)
       if (error.code === 'render_failed') this.#d.log.warn({ err, render_id: render.id }, 'render failed')
+      const at = new Date().toISOString()
+      const failed: Render = { ...render, status: 'failed', warnings, error, finished_at: at, updated_at: at }
       await renders.finish(
         render,
         { status: 'failed', warnings, error },
         [],
         undefined,
-        new Date().toISOString(),
+        at,
+        renderEventWriter(this.#d, 'render.failed', failed, []),
       )
     } finally {
       await renders.appendLog(render.id, logs, new Date().toISOString()).catch(() => {})

@@ -1,12 +1,14 @@
 import type { Logger } from 'pino'
+import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Config } from '../kernel/config.ts'
+import type { Render } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
+import { renderEventWriter } from './render-events.ts'
+import type { RenderFileLinks } from './render-file-links.ts'
 import type { RenderFiles } from './render-files.ts'
 import type { RenderRepository } from './render-repository.ts'
 
 const QUEUED_LOST_AFTER_MS = 24 * 3600 * 1000
-
-export type RenderExpiredListener = (renderId: string) => Promise<void>
 
 /**
  * Worker housekeeping: renders whose job the platform lost end `failed` with `render_lost`
@@ -18,9 +20,9 @@ export class RenderSweeper {
   readonly #completion: RenderCompletion
   readonly #config: Config
   readonly #log: Logger
+  readonly #events: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks }
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> = Promise.resolve()
-  onExpired: RenderExpiredListener = async () => {}
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -28,7 +30,10 @@ export class RenderSweeper {
     renderCompletion: RenderCompletion
     config: Config
     log: Logger
+    eventOutbox: EventOutbox
+    renderFileLinks: RenderFileLinks
   }) {
+    this.#events = { eventOutbox: deps.eventOutbox, renderFileLinks: deps.renderFileLinks }
     this.#renders = deps.renderRepository
     this.#files = deps.renderFiles
     this.#completion = deps.renderCompletion
@@ -61,16 +66,19 @@ export class RenderSweeper {
     for (const render of await this.#renders.stale(processingCutoff.toISOString(), 100)) {
       const queuedTooLong = Date.parse(render.created_at) < now.getTime() - QUEUED_LOST_AFTER_MS
       if (render.status === 'queued' && !queuedTooLong) continue
+      const at = now.toISOString()
+      const error = {
+        code: 'render_lost',
+        message: 'The platform lost this render (its job expired or its worker stopped); nothing was billed.',
+      }
+      const lostRender: Render = { ...render, status: 'failed', error, finished_at: at, updated_at: at }
       const moved = await this.#renders.transition(
         render.id,
         ['queued', 'processing'],
         'failed',
-        now.toISOString(),
-        {
-          code: 'render_lost',
-          message:
-            'The platform lost this render (its job expired or its worker stopped); nothing was billed.',
-        },
+        at,
+        error,
+        renderEventWriter(this.#events, 'render.failed', lostRender, []),
       )
       if (moved) {
         lost++
@@ -79,9 +87,9 @@ export class RenderSweeper {
     }
     let expired = 0
     for (const render of await this.#renders.expiring(now.toISOString(), 100)) {
-      if (await this.#files.expire(render, now)) {
+      // SPEC 3: the end of retention (not a purge) sends render.expired
+      if (await this.#files.expire(render, now, true)) {
         expired++
-        await this.onExpired(render.id)
       }
     }
     return { lost, expired }

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.ts'
+import type { EventOutbox } from '../events/event-outbox.ts'
+import type { Render, RenderFile } from './render.ts'
+import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import { fileView, renderView } from './render-view.ts'
+
+export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.expired'
+
+/**
+ * The writer of one render event, for the transaction that makes the change (SPEC 6.2: the data
+ * object is the full render record). Batch items send none; batch events report on them.
+ */
+export function renderEventWriter(
+  deps: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks },
+  type: RenderEventType,
+  render: Render,
+  files: RenderFile[],
+): (trx: Kysely<Database>) => Promise<unknown> {
+  return async (trx) => {
+    if (render.source === 'batch') return
+    const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
+    const views = files
+      .filter((f) => !f.deleted_at && type === 'render.succeeded')
+      .map((f) => fileView(f, deps.renderFileLinks.link(f, { download: false, expiresInSeconds: seconds })))
+    await deps.eventOutbox.emit(trx, {
+      workspaceId: render.workspace_id,
+      type,
+      test: render.test,
+      data: { object: renderView(render, views) },
+    })
+  }
+}
