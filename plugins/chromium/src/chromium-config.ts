@@ -1,0 +1,55 @@
+import { type Static, Type } from 'typebox'
+
+/** The plugin's own settings; env names are DOCSVC_PLUGIN_CHROMIUM_<FIELD>, e.g. ..._CONCURRENCY. */
+export const ChromiumConfigSchema = Type.Object({
+  concurrency: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: 'renders one worker process runs in its browser at once',
+  }),
+  restartAfterRenders: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'the browser is replaced after this many renders (leaks stay bounded)',
+  }),
+  maxMemoryMb: Type.Integer({
+    minimum: 64,
+    default: 2048,
+    description: 'the browser is replaced once its processes use more resident memory than this',
+  }),
+  idlePagesPerWorkspace: Type.Integer({
+    minimum: 0,
+    maximum: 16,
+    default: 2,
+    description: 'warm pages kept in a workspace browser context between renders',
+  }),
+  maxWorkspaceContexts: Type.Integer({
+    minimum: 1,
+    default: 16,
+    description: 'workspace browser contexts kept warm (least recently used ones are closed)',
+  }),
+  slowAssetMs: Type.Integer({
+    minimum: 1,
+    default: 5000,
+    description: 'an asset slower than this raises the slow_asset warning',
+  }),
+  launchTimeoutMs: Type.Integer({ minimum: 1000, default: 30_000 }),
+  sandbox: Type.Boolean({
+    default: false,
+    description: "Chromium's own sandbox; needs a non-root user with user namespaces",
+  }),
+})
+
+export type ChromiumConfig = Static<typeof ChromiumConfigSchema>
+
+export const DEFAULT_CHROMIUM_CONFIG: ChromiumConfig = {
+  concurrency: 2,
+  restartAfterRenders: 1000,
+  maxMemoryMb: 2048,
+  idlePagesPerWorkspace: 2,
+  maxWorkspaceContexts: 16,
+  slowAssetMs: 5000,
+  launchTimeoutMs: 30_000,
+  sandbox: false,
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { loadPlugins } from '../../../core/src/kernel/plugins/plugin-loader.ts'
+import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
+import { quietLog } from './chromium-test-support.ts'
+import { chromiumPlugin, PdfOutput } from './index.ts'
+
+async function load(env: NodeJS.ProcessEnv) {
+  return loadPlugins({
+    builtins: [chromiumPlugin as never],
+    packages: [],
+    env,
+    log: quietLog,
+    host: {
+      chromiumPath: '/usr/bin/chromium',
+      dataDir: '/tmp',
+      mode: 'embedded',
+      guard: new OutboundGuard([]),
+    },
+  })
+}
+
+describe('the chromium plugin', () => {
+  it('registers the five outputs and reads its config from DOCSVC_PLUGIN_CHROMIUM_*', async () => {
+    const plugins = await load({
+      DOCSVC_PLUGIN_CHROMIUM_CONCURRENCY: '3',
+      DOCSVC_PLUGIN_CHROMIUM_SLOW_ASSET_MS: '900',
+    })
+    expect(plugins.registries.outputs.keys()).toEqual(['html', 'jpeg', 'pdf', 'png', 'webp'])
+    expect(plugins.plugins[0]?.config).toMatchObject({
+      concurrency: 3,
+      slowAssetMs: 900,
+      idlePagesPerWorkspace: 2,
+    })
+    const pdf = plugins.registries.outputs.get('pdf')
+    expect(pdf).toBeInstanceOf(PdfOutput)
+    expect((pdf as PdfOutput).pool.config.concurrency).toBe(3)
+  })
+
+  it('names the env var of a bad setting', async () => {
+    await expect(load({ DOCSVC_PLUGIN_CHROMIUM_CONCURRENCY: 'lots' })).rejects.toThrow(
+      /DOCSVC_PLUGIN_CHROMIUM_CONCURRENCY/,
+    )
+  })
+
+  it('starts no browser for the api role, and one for the worker role', async () => {
+    const api = await load({})
+    await api.start(['api'])
+    expect(chromiumPlugin.healthcheck?.()).toMatchObject({ ok: true })
+    expect(((await chromiumPlugin.healthcheck?.())?.detail ?? '').includes('first render')).toBe(true)
+    await api.stop(['api'])
+
+    const worker = await load({})
+    await worker.start(['worker'])
+    const pool = (worker.registries.outputs.get('pdf') as PdfOutput).pool
+    expect(await pool.browserPid()).toBeGreaterThan(0)
+    expect(pool.health()).toMatchObject({ ok: true })
+    await worker.stop(['worker'])
+  })
+})

@@ -1,0 +1,24 @@
+import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
+import { type Static, Type } from 'typebox'
+import type { BrowserPool } from './browser-pool.ts'
+import { renderDocument } from './render-document.ts'
+
+export const HtmlOptionsSchema = Type.Object({}, { additionalProperties: false })
+export type HtmlOptions = Static<typeof HtmlOptionsSchema>
+
+/** The `html` output: the DOM after the page has loaded and its scripts have run. */
+export class HtmlOutput implements RenderOutput<HtmlOptions> {
+  readonly format = 'html'
+  readonly optionsSchema = HtmlOptionsSchema
+  /** the worker's browser pool this output renders with */
+  readonly pool: BrowserPool
+
+  constructor(pool: BrowserPool) {
+    this.pool = pool
+  }
+
+  async render(doc: RenderDocument, _options: HtmlOptions, ctx: OutputContext): Promise<RenderedFile> {
+    const html = await renderDocument(this.pool, doc, ctx, { produce: ({ page }) => page.content() })
+    return { format: 'html', contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html, 'utf8') }
+  }
+}

@@ -1,0 +1,189 @@
+import type { RenderWarningCode } from '@docsvc/core/sdk'
+import type { Page } from 'playwright-core'
+import { type Static, Type } from 'typebox'
+
+const Length = Type.Union([
+  Type.Number({ minimum: 0 }),
+  Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$', description: 'a number with px, in, cm or mm' }),
+])
+
+/** PdfOptions (DESIGN.md §10), snake_case like the rest of the API. */
+export const PdfOptionsSchema = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Union([
+        Type.Literal('A3'),
+        Type.Literal('A4'),
+        Type.Literal('A5'),
+        Type.Literal('Letter'),
+        Type.Literal('Legal'),
+        Type.Literal('Tabloid'),
+      ]),
+    ),
+    width: Type.Optional(Length),
+    height: Type.Optional(Length),
+    landscape: Type.Optional(Type.Boolean()),
+    margin: Type.Optional(
+      Type.Object(
+        {
+          top: Type.Optional(Length),
+          right: Type.Optional(Length),
+          bottom: Type.Optional(Length),
+          left: Type.Optional(Length),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    print_background: Type.Optional(Type.Boolean({ default: true })),
+    scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
+    page_ranges: Type.Optional(
+      Type.String({ pattern: '^\\s*\\d*\\s*-?\\s*\\d*(\\s*,\\s*\\d*\\s*-?\\s*\\d*)*\\s*$', maxLength: 200 }),
+    ),
+    header_html: Type.Optional(Type.String({ maxLength: 200_000 })),
+    footer_html: Type.Optional(Type.String({ maxLength: 200_000 })),
+    prefer_css_page_size: Type.Optional(Type.Boolean()),
+    tagged: Type.Optional(Type.Boolean()),
+    outline: Type.Optional(Type.Boolean()),
+    // applied after the browser by post-processing; accepted here so one schema checks output.pdf
+    pdfa: Type.Optional(Type.Union([Type.Literal('2b'), Type.Literal('3b')])),
+    pdfua: Type.Optional(Type.Boolean()),
+    attachments: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    protect: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+)
+
+export type PdfOptions = Static<typeof PdfOptionsSchema>
+type Length = number | string
+export type PlaywrightPdfOptions = NonNullable<Parameters<Page['pdf']>[0]>
+
+// Playwright's paper table, in inches
+const PAPER: Record<string, [number, number]> = {
+  A3: [11.7, 16.54],
+  A4: [8.27, 11.7],
+  A5: [5.83, 8.27],
+  Letter: [8.5, 11],
+  Legal: [8.5, 14],
+  Tabloid: [11, 17],
+}
+const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4 }
+
+export interface PdfPlan {
+  print: PlaywrightPdfOptions
+  /** the sheet in CSS px, orientation applied */
+  paper: { width: number; height: number }
+  margin: { top: number; right: number; bottom: number; left: number }
+  scale: number
+}
+
+export function lengthPx(value: Length | undefined): number {
+  if (value === undefined) return 0
+  if (typeof value === 'number') return value
+  const match = /^(\d+(?:\.\d+)?)(px|in|cm|mm)?$/.exec(value)
+  return match ? Number(match[1]) * (PX_PER_UNIT[match[2] ?? 'px'] ?? 1) : 0
+}
+
+/** Chromium reads a bare number in a string as px; Playwright wants strings with a unit. */
+function lengthText(value: Length | undefined): string | undefined {
+  if (value === undefined) return undefined
+  return typeof value === 'number' || /^[\d.]+$/.test(value) ? `${value}px` : value
+}
+
+/** Playwright's print options for PdfOptions; what cannot take effect is a warning. */
+export function pdfPlan(
+  options: PdfOptions,
+  warn: (code: RenderWarningCode, message: string) => void,
+): PdfPlan {
+  const print: PlaywrightPdfOptions = { printBackground: options.print_background ?? true }
+  let paper: { width: number; height: number }
+  if (options.width !== undefined || options.height !== undefined) {
+    if (options.format) warn('feature_unavailable', 'format is ignored when width or height is given')
+    const [w, h] = PAPER.A4!
+    print.width = lengthText(options.width) ?? `${w}in`
+    print.height = lengthText(options.height) ?? `${h}in`
+    paper = { width: lengthPx(print.width), height: lengthPx(print.height) }
+  } else {
+    const format = options.format ?? 'A4'
+    print.format = format
+    const [w, h] = PAPER[format]!
+    paper = { width: w * 96, height: h * 96 }
+  }
+  if (options.landscape) {
+    print.landscape = true
+    paper = { width: paper.height, height: paper.width }
+  }
+  const m = options.margin ?? {}
+  const margin = {
+    top: lengthPx(m.top),
+    right: lengthPx(m.right),
+    bottom: lengthPx(m.bottom),
+    left: lengthPx(m.left),
+  }
+  print.margin = {}
+  for (const side of ['top', 'right', 'bottom', 'left'] as const) {
+    const text = lengthText(m[side])
+    if (text !== undefined) print.margin[side] = text
+  }
+  if (options.scale !== undefined) print.scale = options.scale
+  if (options.page_ranges) print.pageRanges = options.page_ranges
+  if (options.prefer_css_page_size) print.preferCSSPageSize = true
+  if (options.header_html !== undefined || options.footer_html !== undefined) {
+    print.displayHeaderFooter = true
+    // an absent template would print Chromium's default (date, title, URL)
+    print.headerTemplate = options.header_html ?? '<span></span>'
+    print.footerTemplate = options.footer_html ?? '<span></span>'
+  }
+  if (options.tagged !== undefined) print.tagged = options.tagged
+  if (options.outline) {
+    // Chromium builds the outline from the structure tree, so it needs a tagged PDF
+    if (options.tagged === false)
+      warn('feature_unavailable', 'outline needs a tagged PDF; with tagged: false no outline is made')
+    else {
+      print.outline = true
+      print.tagged = true
+    }
+  }
+  return { print, paper, margin, scale: options.scale ?? 1 }
+}
+
+// Runs in the page: the height of each template at the sheet's width, in a hidden shadow root.
+const MEASURE = `((templates, width) => templates.map((html) => {
+  if (!html) return 0
+  const host = document.createElement('div')
+  host.setAttribute('style', 'all: initial; position: absolute; left: -100000px; top: 0; visibility: hidden; width: ' + width + 'px')
+  const root = host.attachShadow({ mode: 'closed' })
+  const box = document.createElement('div')
+  box.setAttribute('style', 'display: flow-root; font-size: 12px')
+  box.innerHTML = html
+  root.appendChild(box)
+  document.documentElement.appendChild(host)
+  const height = box.getBoundingClientRect().height
+  host.remove()
+  return height
+}))`
+
+/** header_footer_overlap when a template is taller than the margin it is printed in. */
+export async function checkHeaderFooterFit(
+  page: Page,
+  options: PdfOptions,
+  plan: PdfPlan,
+  warn: (code: RenderWarningCode, message: string) => void,
+): Promise<void> {
+  if (options.header_html === undefined && options.footer_html === undefined) return
+  const templates = JSON.stringify([options.header_html ?? '', options.footer_html ?? ''])
+  const [header = 0, footer = 0] = (await page.evaluate(
+    `${MEASURE}(${templates}, ${plan.paper.width})`,
+  )) as number[]
+  const parts = [
+    ['header', header, plan.margin.top, 'top'],
+    ['footer', footer, plan.margin.bottom, 'bottom'],
+  ] as const
+  for (const [name, height, margin, side] of parts) {
+    if (height > margin + 0.5)
+      warn(
+        'header_footer_overlap',
+        `the ${name} is ${Math.ceil(height)}px tall but margin.${side} is ${Math.floor(margin)}px; it overlaps the content or is cut off (set margin.${side} to at least ${Math.ceil(height)}px)`,
+      )
+  }
+}
