@@ -98,6 +98,34 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
     expect(after).toBe(before + 1)
   })
 
+  it('limits test renders per minute by plan (429 rate_limited with Retry-After)', async () => {
+    const { planRepository } = t.kernel.container.cradle
+    const plan = (await planRepository.get('starter'))!
+    await planRepository.update({
+      ...plan,
+      limits: { ...plan.limits, requests_per_second: 10_000, test_renders_per_minute: 2 },
+    })
+    const small = await t.createWorkspace({ plan: 'starter' })
+    try {
+      const codes = []
+      for (let i = 0; i < 3; i++) {
+        const res = await render({ mode: 'async', input: { type: 'html', html: 'x' } }, small.testKey)
+        codes.push(res.statusCode)
+        if (res.statusCode === 429) {
+          expect(res.json().code).toBe('rate_limited')
+          expect(Number(res.headers['retry-after'])).toBeGreaterThan(0)
+        }
+      }
+      expect(codes).toEqual([202, 202, 429])
+      // live renders of the same workspace are not test renders
+      expect(
+        (await render({ mode: 'async', input: { type: 'html', html: 'x' } }, small.liveKey)).statusCode,
+      ).toBe(202)
+    } finally {
+      await planRepository.update(plan)
+    }
+  })
+
   it('refuses test: true with a live key (403 test_key_required)', async () => {
     const res = await render({ test: true, input: { type: 'html', html: 'x' } })
     expect(res.statusCode).toBe(403)

@@ -4,6 +4,7 @@ import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { Plan } from '../plans/plan.ts'
+import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
 import type { RenderRepository } from './render-repository.ts'
@@ -28,13 +29,16 @@ export class RenderService {
   readonly #queue: QueueBackend
   readonly #config: Config
   readonly #validation: RenderValidation
+  readonly #rateLimiter: RateLimiter
 
   constructor(deps: {
     renderRepository: RenderRepository
     queue: QueueBackend
     config: Config
     plugins: PluginSet
+    rateLimiter: RateLimiter
   }) {
+    this.#rateLimiter = deps.rateLimiter
     this.#renders = deps.renderRepository
     this.#queue = deps.queue
     this.#config = deps.config
@@ -50,6 +54,7 @@ export class RenderService {
       options: options ?? {},
       at: input.optionsPointer,
     })
+    if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     const at = now.toISOString()
     const render: Render = {
       id: newId('render'),
@@ -89,6 +94,21 @@ export class RenderService {
     )
     await this.#renders.setJob(render.id, jobId)
     return { ...render, job_id: jobId }
+  }
+
+  /** SPEC 8: test keys render for free, within the plan's test renders per minute. */
+  async #limitTestRenders(workspaceId: string, plan: Plan): Promise<void> {
+    const policy = { name: 'test_renders', limit: plan.limits.test_renders_per_minute, windowSeconds: 60 }
+    const outcome = await this.#rateLimiter.consume(workspaceId, policy)
+    if (!outcome.allowed) {
+      throw new ProblemError(
+        'rate_limited',
+        `More than ${policy.limit} test renders per minute on this plan.`,
+        {
+          headers: rateLimitHeaders(outcome),
+        },
+      )
+    }
   }
 
   async get(auth: AuthContext, id: string): Promise<Render> {
