@@ -77,9 +77,11 @@ function fmt(n: number, digits = 1): string {
 
 async function main() {
   const rows: Row[] = []
+  // four renders at once at most, with a warm page for each
   const service = await startService({
     DOCSVC_WORKER_CONCURRENCY: '4',
     DOCSVC_PLUGIN_CHROMIUM_CONCURRENCY: '4',
+    DOCSVC_PLUGIN_CHROMIUM_IDLE_PAGES_PER_WORKSPACE: '4',
   })
   try {
     for (const doc of ['pdf', 'png'] as const) {
