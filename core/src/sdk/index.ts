@@ -25,6 +25,7 @@ export {
   type ProcessRole,
 } from './define-plugin.ts'
 export type { FileStore } from './file-contracts.ts'
+export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
 export type {
   Job,
   JobHandler,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { JobOptions } from '@docsvc/core/sdk'
+import type { ClaimedJob, JobOptions } from '@docsvc/core/sdk'
 import type { JobWithMetadata, SendOptions } from 'pg-boss'
-import type { ClaimedJob } from './job-runner.ts'
 
 // How the queue contract maps onto pg-boss's jobs.
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { JobHandler, JobOptions, QueueBackend } from '@docsvc/core/sdk'
+import { JobRunner } from '@docsvc/core/sdk'
 import { type JobWithMetadata, PgBoss } from 'pg-boss'
-import { JobRunner } from './job-runner.ts'
 import { notifyChannel, type PgClaimedJob, toClaimedJob, toSendOptions } from './pgboss-jobs.ts'
 
 export interface PgBossQueueOptions {

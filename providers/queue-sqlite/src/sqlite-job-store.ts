@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { JobOptions } from '@docsvc/core/sdk'
+import type { ClaimedJob, JobOptions } from '@docsvc/core/sdk'
 import type { Database, Statement } from 'better-sqlite3'
-import type { ClaimedJob } from './job-runner.ts'
 
 // The queue's rows in the installation's SQLite file. A job is `queued` until a worker claims it
 // (`active`, with a lease); done jobs are deleted, jobs out of attempts stay `failed`.

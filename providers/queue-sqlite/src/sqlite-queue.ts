@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { JobHandler, JobOptions, QueueBackend } from '@docsvc/core/sdk'
+import { JobRunner } from '@docsvc/core/sdk'
 import SQLite from 'better-sqlite3'
-import { JobRunner } from './job-runner.ts'
 import { type SqliteClaimedJob, SqliteJobStore } from './sqlite-job-store.ts'
 
 export interface SqliteQueueOptions {

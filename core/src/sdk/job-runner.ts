@@ -1,8 +1,8 @@
-import type { Job, JobHandler } from '@docsvc/core/sdk'
+import type { Job, JobHandler } from './queue-contracts.ts'
 
-// The worker loop of one work() call: claims up to `concurrency` jobs, runs the handler, settles
-// each job through its source. The backend decides how jobs are stored and claimed.
-// (queue-pgboss holds the same loop; both could move to the SDK once a third backend needs it.)
+// The worker loop of one work() call, shared by every queue backend: claims up to `concurrency`
+// jobs, runs the handler, settles each job through its source. The backend decides how jobs are
+// stored and claimed.
 
 export interface ClaimedJob extends Job {
   /** the lease: past it the handler's signal is aborted and the job may be claimed again */
