@@ -1,12 +1,12 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TProperties, Type } from 'typebox'
-import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
+import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
 import { ConvenienceFields, SharedRenderFields } from './render-schemas.ts'
 
 const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
@@ -147,18 +147,7 @@ export async function convenienceRoutes(
           tags: ['renders'],
           summary: c.summary,
           body,
-          response: {
-            200: Type.Object({}, { additionalProperties: true }),
-            202: Type.Object({}, { additionalProperties: true }),
-            ...stdResponses(),
-            402: problemResponse('Render limit reached or feature not in the plan'),
-            404: problemResponse('Not found'),
-            408: problemResponse('Sync render timed out and was canceled'),
-            409: problemResponse('Conflict with the current state, or idempotency key in progress'),
-            410: problemResponse('Gone: template deleted or file expired'),
-            413: problemResponse('Payload or output too large'),
-            422: problemResponse('Render failed or request cannot be processed'),
-          },
+          response: renderResponses({ 200: RenderRecord, 202: RenderRecord }, RENDER_SET),
         },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {

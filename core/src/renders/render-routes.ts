@@ -1,16 +1,15 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
-import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import type { RenderStatus } from './render.ts'
 import { normaliseRender } from './render-request.ts'
 import { presentRender, respondToRender } from './render-responder.ts'
+import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
 import { CreateRenderBody, RenderFileParams, RenderIdParams } from './render-schemas.ts'
 
-const RenderRecord = Type.Object({}, { additionalProperties: true, description: 'render record (SPEC 2.4)' })
 const STATUSES: RenderStatus[] = ['queued', 'processing', 'succeeded', 'failed', 'canceled', 'expired']
 
 const ListQuery = Type.Object(
@@ -67,18 +66,7 @@ export async function renderRoutes(
         tags,
         summary: 'Render HTML, a URL or Markdown into PDF, PNG, JPEG, WebP or HTML',
         body: CreateRenderBody,
-        response: {
-          200: RenderRecord,
-          202: RenderRecord,
-          ...stdResponses(),
-          402: problemResponse('Render limit reached or feature not in the plan'),
-          404: problemResponse('Not found'),
-          408: problemResponse('Sync render timed out and was canceled'),
-          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
-          410: problemResponse('Gone: template deleted or file expired'),
-          413: problemResponse('Payload or output too large'),
-          422: problemResponse('Render failed or request cannot be processed'),
-        },
+        response: renderResponses({ 200: RenderRecord, 202: RenderRecord }, RENDER_SET),
       },
     },
     async (request, reply) => {
@@ -105,7 +93,7 @@ export async function renderRoutes(
       schema: {
         tags,
         querystring: ListQuery,
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...stdResponses() },
+        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, []),
       },
     },
     async (request) => {
@@ -148,7 +136,7 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: { 200: RenderRecord, ...stdResponses(), 404: problemResponse('Not found') },
+        response: renderResponses({ 200: RenderRecord }, [404]),
       },
     },
     async (request) =>
@@ -162,12 +150,7 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: {
-          200: RenderRecord,
-          ...stdResponses(),
-          404: problemResponse('Not found'),
-          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
-        },
+        response: renderResponses({ 200: RenderRecord }, [404, 409]),
       },
     },
     async (request) =>
@@ -181,12 +164,7 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: {
-          200: RenderRecord,
-          ...stdResponses(),
-          404: problemResponse('Not found'),
-          409: problemResponse('Conflict with the current state, or idempotency key in progress'),
-        },
+        response: renderResponses({ 200: RenderRecord }, [404, 409]),
       },
     },
     async (request) =>
@@ -204,11 +182,7 @@ export async function renderRoutes(
           download: Type.Optional(Type.Boolean()),
           inline: Type.Optional(Type.Boolean()),
         }),
-        response: {
-          ...stdResponses(),
-          404: problemResponse('Not found'),
-          410: problemResponse('Gone: template deleted or file expired'),
-        },
+        response: renderResponses({}, [404, 410]),
       },
     },
     async (request, reply) => deps.renderFiles.serve(request, request.params, request.query, reply),
@@ -221,11 +195,7 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: {
-          200: Type.Object({}, { additionalProperties: true }),
-          ...stdResponses(),
-          404: problemResponse('Not found'),
-        },
+        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, [404]),
       },
     },
     async (request) => {

@@ -1,0 +1,32 @@
+import { Type } from 'typebox'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
+
+export const RenderRecord = Type.Object(
+  {},
+  { additionalProperties: true, description: 'render record (SPEC 2.4)' },
+)
+
+const ERRORS: Record<number, string> = {
+  402: 'Render limit reached or feature not in the plan',
+  404: 'Not found',
+  408: 'Sync render timed out and was canceled',
+  409: 'Conflict with the current state, or idempotency key in progress',
+  410: 'Gone: template deleted or file expired',
+  413: 'Payload or output too large',
+  422: 'Render failed or request cannot be processed',
+}
+
+/** The RENDER set of SPEC 4.1.6, for endpoints that create renders. */
+export const RENDER_SET = [402, 404, 408, 409, 410, 413, 422]
+
+/** A route's documented responses: the given successes, STD, and the listed problem statuses. */
+export function renderResponses(
+  success: Record<number, unknown>,
+  problems: number[],
+): Record<number, unknown> {
+  return {
+    ...success,
+    ...stdResponses(),
+    ...Object.fromEntries(problems.map((status) => [status, problemResponse(ERRORS[status] ?? 'Problem')])),
+  }
+}
