@@ -1,4 +1,5 @@
 import { chromiumPlugin } from '@docsvc/chromium'
+import { filestoreS3Plugin } from '@docsvc/filestore-s3'
 import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
@@ -14,4 +15,5 @@ export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   inputUrlPlugin,
   inputMarkdownPlugin,
   chromiumPlugin,
+  filestoreS3Plugin,
 ] as PluginManifest<never>[]

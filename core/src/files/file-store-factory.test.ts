@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { ConfigError } from '../kernel/config-loader.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { Registry } from '../kernel/plugins/registry.ts'
-import type { FileStore } from '../sdk/file-contracts.ts'
-import { type FileStoreFactory, fileStoreFactoriesOf, selectFileStore } from './file-store-factory.ts'
+import type { FileStore, FileStoreFactory } from '../sdk/file-contracts.ts'
+import { fileStoreFactoriesOf, selectFileStore } from './file-store-factory.ts'
 import { LocalFileStore } from './local-file-store.ts'
 
 const remote: FileStore = { put: async () => {}, get: async () => undefined, delete: async () => {} }
@@ -48,11 +48,11 @@ describe('selectFileStore', () => {
 })
 
 describe('fileStoreFactoriesOf', () => {
-  it('reads the fileStores registry when the kernel has one, and finds none otherwise', () => {
+  it('reads the fileStores registry', () => {
     const fileStores = new Registry<FileStoreFactory>('file store')
+    expect(fileStoreFactoriesOf({ registries: { fileStores } } as unknown as PluginSet)).toEqual([])
     fileStores.add('s3', factory('s3', true))
     const withRegistry = { registries: { fileStores } } as unknown as PluginSet
     expect(fileStoreFactoriesOf(withRegistry).map((f) => f.id)).toEqual(['s3'])
-    expect(fileStoreFactoriesOf({ registries: {} } as unknown as PluginSet)).toEqual([])
   })
 })

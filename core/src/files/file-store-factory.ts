@@ -3,26 +3,12 @@ import type { Logger } from 'pino'
 import type { Config } from '../kernel/config.ts'
 import { ConfigError } from '../kernel/config-loader.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
-import type { Registry } from '../kernel/plugins/registry.ts'
-import type { FileStore } from '../sdk/file-contracts.ts'
+import type { FileStore, FileStoreFactory } from '../sdk/file-contracts.ts'
 import { LocalFileStore } from './local-file-store.ts'
 
-/**
- * What a hosted-file provider plugin (e.g. @docsvc/filestore-s3) registers under the extension
- * point `fileStores`. Its own plugin config says whether it is set up; the kernel uses the one
- * that is, and local disk when none is. Belongs in sdk/file-contracts.ts with the extension point.
- */
-export interface FileStoreFactory {
-  readonly id: string
-  /** true when its config names a place to store files (e.g. a bucket) */
-  readonly configured: boolean
-  create(): FileStore
-}
-
-/** The registered factories; [] until the kernel has the `fileStores` extension point. */
+/** The registered hosted-file providers. */
 export function fileStoreFactoriesOf(plugins: PluginSet): FileStoreFactory[] {
-  const registry = (plugins.registries as { fileStores?: Registry<FileStoreFactory> }).fileStores
-  if (!registry) return []
+  const registry = plugins.registries.fileStores
   return registry.keys().flatMap((key) => registry.get(key) ?? [])
 }
 

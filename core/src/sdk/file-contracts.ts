@@ -7,3 +7,14 @@ export interface FileStore {
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>
   delete(key: string): Promise<void>
 }
+
+/**
+ * What a hosted-file provider registers under the `fileStores` extension point. Its own plugin
+ * config says whether it is set up; the kernel uses the configured one, else local disk.
+ */
+export interface FileStoreFactory {
+  readonly id: string
+  /** true when its config names a place to store files (e.g. a bucket) */
+  readonly configured: boolean
+  create(): FileStore
+}

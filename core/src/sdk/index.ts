@@ -24,7 +24,7 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
-export type { FileStore } from './file-contracts.ts'
+export type { FileStore, FileStoreFactory } from './file-contracts.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
 export type {
   Job,

@@ -1,13 +1,8 @@
-import { definePlugin, type FileStore, type PluginManifest } from '@docsvc/core/sdk'
+import { definePlugin, type FileStoreFactory } from '@docsvc/core/sdk'
 import { createS3FileStore } from './s3-file-store.ts'
 import { type S3FileStoreConfig, S3FileStoreConfigSchema } from './s3-file-store-config.ts'
 
-/** The shape core's `fileStores` extension point takes (core/src/files/file-store-factory.ts). */
-export interface S3FileStoreFactory {
-  readonly id: 's3'
-  readonly configured: boolean
-  create(): FileStore
-}
+export type S3FileStoreFactory = FileStoreFactory & { readonly id: 's3' }
 
 export function s3FileStoreFactory(config: S3FileStoreConfig): S3FileStoreFactory {
   if (Boolean(config.accessKeyId) !== Boolean(config.secretAccessKey)) {
@@ -31,19 +26,13 @@ export function s3FileStoreFactory(config: S3FileStoreConfig): S3FileStoreFactor
   }
 }
 
-// `fileStores` is not yet an extension point of the kernel: the cast goes once it is
-const provides = { fileStores: ['s3'] } as unknown as PluginManifest['provides']
-
 /** Hosted files in an S3-compatible bucket, used when DOCSVC_PLUGIN_FILESTORE_S3_BUCKET is set. */
 export const filestoreS3Plugin = definePlugin<S3FileStoreConfig>({
   id: 'filestore-s3',
   apiVersion: '^1',
-  provides,
+  provides: { fileStores: ['s3'] },
   config: S3FileStoreConfigSchema,
   register({ registries, config }) {
-    const fileStores = (registries as unknown as { fileStores?: { add(key: string, value: unknown): void } })
-      .fileStores
-    if (!fileStores) throw new Error('this docsvc has no fileStores extension point')
-    fileStores.add('s3', s3FileStoreFactory(config))
+    registries.fileStores.add('s3', s3FileStoreFactory(config))
   },
 })

@@ -1,3 +1,4 @@
+import type { FileStoreFactory } from '../../sdk/file-contracts.ts'
 import type { QueueBackendFactory } from '../../sdk/queue-contracts.ts'
 import type { RenderInput, RenderOutput } from '../../sdk/render-contracts.ts'
 import { Registry } from './registry.ts'
@@ -40,6 +41,7 @@ export interface Registries {
   storageProviders: Registry<StorageProviderFactory>
   emailProviders: Registry<EmailProviderFactory>
   queueBackends: Registry<QueueBackendFactory>
+  fileStores: Registry<FileStoreFactory>
 }
 
 export type ExtensionPoint = keyof Registries
@@ -52,6 +54,7 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'storageProviders',
   'emailProviders',
   'queueBackends',
+  'fileStores',
 ]
 
 const LABELS: Record<ExtensionPoint, string> = {
@@ -62,6 +65,7 @@ const LABELS: Record<ExtensionPoint, string> = {
   storageProviders: 'storage provider',
   emailProviders: 'email provider',
   queueBackends: 'queue backend',
+  fileStores: 'file store',
 }
 
 export function createRegistries(): Registries {
