@@ -5,7 +5,7 @@ import { cpus } from 'node:os'
 import path from 'node:path'
 import { chromium, type Page } from 'playwright-core'
 import { cardHtml, invoiceHtml } from './invoice-html.ts'
-import { startService } from './service-process.ts'
+import { type ServiceProcess, startService } from './service-process.ts'
 import { measure, type RunStats } from './stats.ts'
 
 const CHROMIUM_ARGS = [
@@ -51,6 +51,7 @@ async function serviceRuns(
   key: string,
   kind: 'pdf' | 'png',
   concurrency: number,
+  total = PER_LEVEL,
 ): Promise<RunStats> {
   const endpoint = kind === 'pdf' ? '/v1/pdf/from-html' : '/v1/images/from-html'
   const body =
@@ -68,7 +69,26 @@ async function serviceRuns(
       throw new Error(`${endpoint} answered ${res.status}: ${Buffer.from(bytes).toString().slice(0, 300)}`)
   }
   for (let i = 0; i < concurrency * 2; i++) await once()
-  return measure(PER_LEVEL, concurrency, once)
+  return measure(total, concurrency, once)
+}
+
+const SOAK_RENDERS = Number(process.env.BENCH_SOAK_RENDERS ?? 1000)
+
+interface SoakPoint {
+  renders: number
+  service: number
+  browsers: number
+}
+
+/** Steady memory: RSS sampled every fifth of a long run of the same render. */
+async function soakRun(service: ServiceProcess, total: number): Promise<SoakPoint[]> {
+  const points: SoakPoint[] = [{ renders: 0, ...service.rssMb() }]
+  const step = Math.max(1, Math.round(total / 5))
+  for (let done = 0; done < total; done += step) {
+    await serviceRuns(service.url, service.key, 'pdf', 2, step)
+    points.push({ renders: done + step, ...service.rssMb() })
+  }
+  return points
 }
 
 function fmt(n: number, digits = 1): string {
@@ -77,6 +97,7 @@ function fmt(n: number, digits = 1): string {
 
 async function main() {
   const rows: Row[] = []
+  let soak: SoakPoint[] = []
   // four renders at once at most, with a warm page for each
   const service = await startService({
     DOCSVC_WORKER_CONCURRENCY: '4',
@@ -94,6 +115,7 @@ async function main() {
         )
       }
     }
+    soak = await soakRun(service, SOAK_RENDERS)
   } finally {
     const rss = service.peakRssMb()
     await service.stop()
@@ -112,6 +134,12 @@ async function main() {
       ),
       '',
       `Peak RSS: service process ${fmt(rss.service, 0)} MB; its browser processes together ${fmt(rss.browsers, 0)} MB at most.`,
+      '',
+      `Memory over ${SOAK_RENDERS} more invoice renders at concurrency 2 (resident MB after each step):`,
+      '',
+      '| renders | service MB | browsers MB |',
+      '|---|---|---|',
+      ...soak.map((p) => `| ${p.renders} | ${fmt(p.service, 0)} | ${fmt(p.browsers, 0)} |`),
       '',
     ]
     writeFileSync(path.join(import.meta.dirname, '..', 'RESULTS.md'), lines.join('\n'))

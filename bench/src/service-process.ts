@@ -12,6 +12,8 @@ export interface ServiceProcess {
   child: ChildProcess
   /** peak resident memory of the service process and its browser children, in MB */
   peakRssMb(): { service: number; browsers: number }
+  /** resident memory now, in MB */
+  rssMb(): { service: number; browsers: number }
   stop(): Promise<void>
 }
 
@@ -84,6 +86,10 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     key,
     child,
     peakRssMb: () => ({ service: statusKb(child.pid!, 'VmHWM') / 1024, browsers: browserPeak / 1024 }),
+    rssMb: () => ({
+      service: statusKb(child.pid!, 'VmRSS') / 1024,
+      browsers: descendants(child.pid!).reduce((n, pid) => n + statusKb(pid, 'VmRSS'), 0) / 1024,
+    }),
     stop: () =>
       new Promise((resolve) => {
         clearInterval(sampler)
