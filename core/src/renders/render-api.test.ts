@@ -126,6 +126,14 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
     }
   })
 
+  it('refuses renders for a workspace not enabled in this region (403 region_not_enabled)', async () => {
+    const elsewhere = await t.createWorkspace()
+    await t.kernel.container.cradle.workspaceRepository.update(elsewhere.workspace.id, { regions: ['us'] })
+    const res = await render({ input: { type: 'html', html: 'x' } }, elsewhere.liveKey)
+    expect(res.statusCode).toBe(403)
+    expect(res.json().code).toBe('region_not_enabled')
+  })
+
   it('refuses test: true with a live key (403 test_key_required)', async () => {
     const res = await render({ test: true, input: { type: 'html', html: 'x' } })
     expect(res.statusCode).toBe(403)

@@ -54,6 +54,12 @@ export class RenderService {
       options: options ?? {},
       at: input.optionsPointer,
     })
+    if (!auth.workspace.regions.includes(this.#config.region)) {
+      throw new ProblemError(
+        'region_not_enabled',
+        `This workspace is not enabled for region ${this.#config.region} (enabled: ${auth.workspace.regions.join(', ') || 'none'}).`,
+      )
+    }
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     const at = now.toISOString()
     const render: Render = {
