@@ -17,6 +17,7 @@ export const DEFAULT_PLANS: Plan[] = [
       batches: false,
       storage_destinations: false,
       signed_links: true,
+      overage: false,
     },
     limits: {
       requests_per_second: 2,
@@ -42,6 +43,7 @@ export const DEFAULT_PLANS: Plan[] = [
       batches: true,
       storage_destinations: true,
       signed_links: true,
+      overage: true,
     },
     limits: {
       requests_per_second: 5,
@@ -67,6 +69,7 @@ export const DEFAULT_PLANS: Plan[] = [
       batches: true,
       storage_destinations: true,
       signed_links: true,
+      overage: true,
     },
     limits: {
       requests_per_second: 10,
@@ -92,6 +95,7 @@ export const DEFAULT_PLANS: Plan[] = [
       batches: true,
       storage_destinations: true,
       signed_links: true,
+      overage: true,
     },
     limits: {
       requests_per_second: 25,
@@ -117,6 +121,7 @@ export const DEFAULT_PLANS: Plan[] = [
       batches: true,
       storage_destinations: true,
       signed_links: true,
+      overage: true,
     },
     limits: {
       requests_per_second: 50,

@@ -6,6 +6,8 @@ export interface PlanFeatures {
   batches: boolean
   storage_destinations: boolean
   signed_links: boolean
+  /** renders beyond `included_renders` are allowed (billed as overage); false makes it a hard limit (402) */
+  overage: boolean
 }
 
 export interface PlanLimits {
@@ -38,6 +40,7 @@ const FEATURES: Record<keyof PlanFeatures, true> = {
   batches: true,
   storage_destinations: true,
   signed_links: true,
+  overage: true,
 }
 
 export const PLAN_FEATURE_KEYS = Object.keys(FEATURES) as (keyof PlanFeatures)[]

@@ -134,6 +134,25 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
     expect(res.json().code).toBe('region_not_enabled')
   })
 
+  it('stops live renders when a plan without overage used its renders (402), test keys keep working', async () => {
+    const { planRepository } = t.kernel.container.cradle
+    const plan = (await planRepository.get('free'))!
+    await planRepository.update({
+      ...plan,
+      limits: { ...plan.limits, requests_per_second: 10_000, included_renders: 1 },
+    })
+    const free = await t.createWorkspace({ plan: 'free' })
+    try {
+      expect((await render({ input: { type: 'html', html: 'one' } }, free.liveKey)).statusCode).toBe(200)
+      const refused = await render({ input: { type: 'html', html: 'two' } }, free.liveKey)
+      expect(refused.statusCode).toBe(402)
+      expect(refused.json().code).toBe('render_limit_reached')
+      expect((await render({ input: { type: 'html', html: 'test' } }, free.testKey)).statusCode).toBe(200)
+    } finally {
+      await planRepository.update(plan)
+    }
+  })
+
   it('refuses test: true with a live key (403 test_key_required)', async () => {
     const res = await render({ test: true, input: { type: 'html', html: 'x' } })
     expect(res.statusCode).toBe(403)

@@ -1,3 +1,4 @@
+import { currentCycle } from '../account/account-view.ts'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
@@ -61,6 +62,7 @@ export class RenderService {
       )
     }
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
+    else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const render: Render = {
       id: newId('render'),
@@ -100,6 +102,18 @@ export class RenderService {
     )
     await this.#renders.setJob(render.id, jobId)
     return { ...render, job_id: jobId }
+  }
+
+  /** A plan without overage stops live renders at its included renders (SPEC 7.3 402); test keys keep working. */
+  async #requireRendersLeft(workspaceId: string, plan: Plan, now: Date): Promise<void> {
+    if (plan.features.overage !== false) return
+    const used = await this.#renders.billedSince(workspaceId, currentCycle(now).start)
+    if (used >= plan.limits.included_renders) {
+      throw new ProblemError(
+        'render_limit_reached',
+        `The ${plan.name} plan's ${plan.limits.included_renders} renders of this month are used up; test keys keep working.`,
+      )
+    }
   }
 
   /** SPEC 8: test keys render for free, within the plan's test renders per minute. */
