@@ -61,6 +61,12 @@ export class RenderService {
         `This workspace is not enabled for region ${this.#config.region} (enabled: ${auth.workspace.regions.join(', ') || 'none'}).`,
       )
     }
+    if (!auth.test && !auth.workspace.email_verified) {
+      throw new ProblemError(
+        'email_not_verified',
+        'Live rendering needs a verified email address; test keys work meanwhile.',
+      )
+    }
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
