@@ -1,3 +1,4 @@
+export { fakeInputContext } from './fake-input-context.ts'
 export { type QueueContractStore, runQueueContract } from './queue-contract.ts'
 export { createPgSchema, TEST_DATABASE_URL, TEST_DIALECTS, type TestDialect } from './test-databases.ts'
 export {

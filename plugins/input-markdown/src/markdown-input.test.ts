@@ -1,24 +1,12 @@
-import type { InputContext, ProblemError, RenderWarningCode } from '@docsvc/core/sdk'
+import type { ProblemError } from '@docsvc/core/sdk'
+import { fakeInputContext } from '@docsvc/core/testing'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { inputMarkdownPlugin } from './index.ts'
 import { createMarkdownInput } from './markdown-input.ts'
 import { MarkdownInputSchema } from './markdown-input-schema.ts'
 
-function fakeContext(data: Record<string, unknown> = {}) {
-  const warnings: RenderWarningCode[] = []
-  const ctx: InputContext = {
-    renderId: 'rnd_test',
-    workspaceId: 'ws_test',
-    test: true,
-    signal: new AbortController().signal,
-    warn: (code) => warnings.push(code),
-    log: () => {},
-    data,
-    fetch: () => Promise.reject(new Error('no fetch in these tests')),
-  }
-  return { ctx, warnings }
-}
+const fakeContext = fakeInputContext
 
 const input = createMarkdownInput()
 

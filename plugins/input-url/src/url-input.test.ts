@@ -1,25 +1,13 @@
-import type { InputContext, OutboundGuardApi, RenderWarningCode } from '@docsvc/core/sdk'
+import type { OutboundGuardApi } from '@docsvc/core/sdk'
 import { ProblemError } from '@docsvc/core/sdk'
+import { fakeInputContext } from '@docsvc/core/testing'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { inputUrlPlugin } from './index.ts'
 import { createUrlInput } from './url-input.ts'
 import { UrlInputSchema } from './url-input-schema.ts'
 
-function fakeContext(data: Record<string, unknown> = {}) {
-  const warnings: RenderWarningCode[] = []
-  const ctx: InputContext = {
-    renderId: 'rnd_test',
-    workspaceId: 'ws_test',
-    test: true,
-    signal: new AbortController().signal,
-    warn: (code) => warnings.push(code),
-    log: () => {},
-    data,
-    fetch: () => Promise.reject(new Error('no fetch in these tests')),
-  }
-  return { ctx, warnings }
-}
+const fakeContext = fakeInputContext
 
 /** A guard that refuses one host and records what it was asked. */
 function fakeGuard(refusedHost: string) {
