@@ -27,13 +27,19 @@ export async function healthRoutes(
     '/readyz',
     { schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } } },
     async (_request, reply) => {
-      const { db, plugins } = container.cradle
+      const { db, plugins, queue } = container.cradle
       const checks: Record<string, string> = {}
       try {
         await db.ping()
         checks.database = 'ok'
       } catch (err) {
         checks.database = `failed: ${(err as Error).message}`
+      }
+      try {
+        const report = await queue.healthcheck()
+        checks.queue = report.ok ? 'ok' : `failed: ${report.detail ?? 'unavailable'}`
+      } catch (err) {
+        checks.queue = `failed: ${(err as Error).message}`
       }
       for (const p of plugins.plugins) {
         if (!p.manifest.healthcheck) continue

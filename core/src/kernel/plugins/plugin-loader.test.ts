@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PluginManifest } from '../../sdk/define-plugin.ts'
 import { PLUGIN_API_VERSION } from '../../sdk/index.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../testing/index.ts'
 import { loadConfig } from '../config.ts'
@@ -35,7 +37,8 @@ describe('a third-party plugin loaded by package name (examples/plugin-hello)', 
   beforeAll(async () => {
     t = await startTestKernel({
       env: { DOCSVC_PLUGINS: 'docsvc-plugin-hello', DOCSVC_PLUGIN_HELLO_GREETING: 'Bonjour' },
-      builtins: [],
+      // the embedded queue, so /readyz has everything it checks
+      builtins: [queueSqlitePlugin as PluginManifest<never>],
       pluginSearchPaths: [plugins.dir],
     })
     ws = await t.createWorkspace()
@@ -68,7 +71,7 @@ describe('a third-party plugin loaded by package name (examples/plugin-hello)', 
   it('reports its healthcheck in GET /readyz', async () => {
     const res = await t.inject({ method: 'GET', url: '/readyz' })
     expect(res.statusCode).toBe(200)
-    expect(res.json().checks).toMatchObject({ database: 'ok', hello: 'ok' })
+    expect(res.json().checks).toMatchObject({ database: 'ok', queue: 'ok', hello: 'ok' })
   })
 
   it('is found through DOCSVC_PLUGIN_PATHS and takes its default greeting', async () => {
