@@ -3,20 +3,14 @@
 import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import path from 'node:path'
+import { CLOSED_NETWORK_ARGS } from '@docsvc/chromium'
 import { chromium, type Page } from 'playwright-core'
 import { cardHtml, invoiceHtml } from './invoice-html.ts'
 import { type ServiceProcess, startService } from './service-process.ts'
 import { measure, type RunStats } from './stats.ts'
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+// raw Chromium with the flags the service's browser has too (the service adds its guard proxy)
+const CHROMIUM_ARGS = ['--no-sandbox', ...CLOSED_NETWORK_ARGS]
 const LEVELS = [1, 2, 4]
 const PER_LEVEL = Number(process.env.BENCH_RENDERS ?? 60)
 

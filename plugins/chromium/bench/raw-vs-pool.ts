@@ -4,6 +4,7 @@
 // Usage: node plugins/chromium/bench/raw-vs-pool.ts [renders per round] [rounds]
 import { chromium, type Page } from 'playwright-core'
 import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
+import { CLOSED_NETWORK_ARGS } from '../src/browser-instance.ts'
 import { BrowserPool } from '../src/browser-pool.ts'
 import { DEFAULT_CHROMIUM_CONFIG } from '../src/chromium-config.ts'
 import { ImageOutput } from '../src/image-output.ts'
@@ -13,15 +14,7 @@ const RENDERS = Number(process.argv[2] ?? 40)
 const ROUNDS = Number(process.argv[3] ?? 3)
 const WARMUP = 6
 const CHROMIUM = process.env.DOCSVC_CHROMIUM_PATH ?? '/usr/bin/chromium'
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const ARGS = ['--no-sandbox', ...CLOSED_NETWORK_ARGS]
 
 function invoiceHtml(): string {
   const rows = Array.from({ length: 48 }, (_, i) => {

@@ -21,15 +21,20 @@ export interface PageLease {
 
 const CLOSE_TIMEOUT_MS = 5_000
 
+/** Flags Debian Chromium needs on a closed network (it hangs on its own update and sync calls). */
+export const CLOSED_NETWORK_ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
 export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort' | 'sandbox'>): string[] {
   return [
     ...(settings.sandbox ? [] : ['--no-sandbox']),
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...CLOSED_NETWORK_ARGS,
     '--window-size=1280,720',
     // a reused page goes back to about:blank after every render; these make that navigation
     // ~2x cheaper (no back-forward cache, no new browsing instance or frame host per document)

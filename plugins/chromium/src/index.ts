@@ -5,6 +5,7 @@ import { HtmlOutput } from './html-output.ts'
 import { ImageOutput } from './image-output.ts'
 import { PdfOutput } from './pdf-output.ts'
 
+export { CLOSED_NETWORK_ARGS } from './browser-instance.ts'
 export { BrowserPool, type BrowserPoolOptions } from './browser-pool.ts'
 export { type ChromiumConfig, ChromiumConfigSchema, DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 export { HtmlOptionsSchema, HtmlOutput } from './html-output.ts'
