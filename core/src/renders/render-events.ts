@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Render, RenderFile } from './render.ts'
-import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import type { RenderFileLinks } from './render-file-links.ts'
 import { fileView, renderView } from './render-view.ts'
 
 export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.expired'
@@ -19,10 +19,9 @@ export function renderEventWriter(
 ): (trx: Kysely<Database>) => Promise<unknown> {
   return async (trx) => {
     if (render.source === 'batch') return
-    const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
     const views = files
       .filter((f) => !f.deleted_at && type === 'render.succeeded')
-      .map((f) => fileView(f, deps.renderFileLinks.link(f, { download: false, expiresInSeconds: seconds })))
+      .map((f) => fileView(f, deps.renderFileLinks.link(render, f)))
     await deps.eventOutbox.emit(trx, {
       workspaceId: render.workspace_id,
       type,

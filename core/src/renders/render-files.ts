@@ -6,7 +6,7 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
 import { renderEventWriter } from './render-events.ts'
-import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import type { RenderFileLinks } from './render-file-links.ts'
 import type { RenderRepository } from './render-repository.ts'
 import type { RenderService } from './render-service.ts'
 
@@ -88,8 +88,7 @@ export class RenderFiles {
         maxAgeSeconds: 0,
       })
     }
-    const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
-    const { url } = this.#links.link(file, { download: query.download === true, expiresInSeconds: seconds })
+    const { url } = this.#links.link(render, file, query.download === true)
     return reply.code(302).header('Location', url).send()
   }
 }

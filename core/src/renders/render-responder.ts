@@ -3,7 +3,7 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
-import { DEFAULT_LINK_SECONDS, type RenderFileLinks } from './render-file-links.ts'
+import type { RenderFileLinks } from './render-file-links.ts'
 import type { RenderRepository } from './render-repository.ts'
 import type { RenderService } from './render-service.ts'
 import { fileView, renderView } from './render-view.ts'
@@ -28,13 +28,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 /** The render record with fresh signed URLs (or base64 bodies), as SPEC 2.4 and 4.2 say. */
 export async function presentRender(deps: ResponderDeps, render: Render, withData = false) {
   const files = await deps.renderRepository.files(render.id)
-  const seconds = render.request.expires_in ?? DEFAULT_LINK_SECONDS
   const hosted = render.status === 'succeeded' && render.request.delivery.type !== 'none'
   const views = []
   for (const file of files) {
     if (file.deleted_at) continue
     const extra: { url?: string; expires_at?: string; data?: string } = hosted
-      ? deps.renderFileLinks.link(file, { download: false, expiresInSeconds: seconds })
+      ? deps.renderFileLinks.link(render, file)
       : {}
     if (withData) {
       const object = await deps.fileStore.get(file.storage_key)
