@@ -1,6 +1,18 @@
-import type { Plan } from './plan.ts'
+import type { Plan, PlanFeatures } from './plan.ts'
 
 const MB = 1024 * 1024
+
+/** Growth and up: everything on. */
+const EVERY_FEATURE: PlanFeatures = {
+  pdfa: true,
+  pdfua: true,
+  einvoice: true,
+  email: true,
+  batches: true,
+  storage_destinations: true,
+  signed_links: true,
+  overage: true,
+}
 
 // The plans an installation starts with. They are data: `docsvc plan set` edits them in the
 // database, and nothing in the code branches on a plan's id.
@@ -61,16 +73,7 @@ export const DEFAULT_PLANS: Plan[] = [
     id: 'growth',
     name: 'Growth',
     position: 2,
-    features: {
-      pdfa: true,
-      pdfua: true,
-      einvoice: true,
-      email: true,
-      batches: true,
-      storage_destinations: true,
-      signed_links: true,
-      overage: true,
-    },
+    features: { ...EVERY_FEATURE },
     limits: {
       requests_per_second: 10,
       test_renders_per_minute: 60,
@@ -87,16 +90,7 @@ export const DEFAULT_PLANS: Plan[] = [
     id: 'pro',
     name: 'Pro',
     position: 3,
-    features: {
-      pdfa: true,
-      pdfua: true,
-      einvoice: true,
-      email: true,
-      batches: true,
-      storage_destinations: true,
-      signed_links: true,
-      overage: true,
-    },
+    features: { ...EVERY_FEATURE },
     limits: {
       requests_per_second: 25,
       test_renders_per_minute: 120,
@@ -113,16 +107,7 @@ export const DEFAULT_PLANS: Plan[] = [
     id: 'scale',
     name: 'Scale',
     position: 4,
-    features: {
-      pdfa: true,
-      pdfua: true,
-      einvoice: true,
-      email: true,
-      batches: true,
-      storage_destinations: true,
-      signed_links: true,
-      overage: true,
-    },
+    features: { ...EVERY_FEATURE },
     limits: {
       requests_per_second: 50,
       test_renders_per_minute: 300,
