@@ -4,12 +4,18 @@ import type { Db } from './database.ts'
 import * as m0001 from './migrations/0001-platform.ts'
 import * as m0002 from './migrations/0002-renders.ts'
 import * as m0003 from './migrations/0003-events.ts'
+import * as m0004 from './migrations/0004-templates.ts'
+import * as m0005 from './migrations/0005-uploads.ts'
+import * as m0006 from './migrations/0006-webhooks.ts'
 
 // Versioned migrations, listed explicitly (no folder scanning) so the bundle knows them all.
 const MIGRATIONS: Record<string, Migration> = {
   '0001-platform': m0001,
   '0002-renders': m0002,
   '0003-events': m0003,
+  '0004-templates': m0004,
+  '0005-uploads': m0005,
+  '0006-webhooks': m0006,
 }
 
 class ListedMigrations implements MigrationProvider {

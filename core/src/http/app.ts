@@ -13,6 +13,7 @@ import { fileRoutes } from '../files/file-routes.ts'
 import { healthRoutes } from '../health/health-routes.ts'
 import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
 import type { Cradle } from '../kernel/container.ts'
+import type { FeatureModule } from '../kernel/feature-module.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { convenienceRoutes } from '../renders/convenience-routes.ts'
 import { renderRoutes } from '../renders/render-routes.ts'
@@ -39,6 +40,8 @@ export interface AppOptions {
   logger: Logger
   /** extra routes under /v1 (tests exercise cross-cutting behaviour through them) */
   extraV1Routes?: FastifyPluginAsync[]
+  /** core features whose routes join the app */
+  features?: FeatureModule[]
 }
 
 /** The whole HTTP surface as one Fastify instance; server.ts only listens and closes it. */
@@ -46,6 +49,7 @@ export async function buildApp({
   container,
   logger,
   extraV1Routes = [],
+  features = [],
 }: AppOptions): Promise<FastifyInstance> {
   const { config } = container.cradle
   const app: FastifyInstance = Fastify({
@@ -105,11 +109,17 @@ export async function buildApp({
   await app.register(errorPageRoutes, { config })
   await app.register(fileRoutes, { container })
   await app.register(adminRoutes, { container, prefix: '/admin/v1' })
+  for (const feature of features) {
+    if (feature.rootRoutes) await app.register(feature.rootRoutes, { container })
+  }
   await app.register(
     async (v1) => {
       await v1.register(accountRoutes, { container })
       await v1.register(renderRoutes, { container })
       await v1.register(convenienceRoutes, { container })
+      for (const feature of features) {
+        if (feature.v1Routes) await v1.register(feature.v1Routes, { container })
+      }
       for (const routes of extraV1Routes) await v1.register(routes)
     },
     { prefix: '/v1' },

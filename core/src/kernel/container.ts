@@ -1,4 +1,12 @@
-import { type AwilixContainer, asClass, asValue, createContainer, InjectionMode, Lifetime } from 'awilix'
+import {
+  type AwilixContainer,
+  asClass,
+  asFunction,
+  asValue,
+  createContainer,
+  InjectionMode,
+  Lifetime,
+} from 'awilix'
 import type { Logger } from 'pino'
 import { ApiKeyRepository } from '../api-keys/api-key-repository.ts'
 import { ApiKeyService, type AuthContext } from '../api-keys/api-key-service.ts'
@@ -19,6 +27,7 @@ import { RateLimiter } from '../rate-limits/rate-limiter.ts'
 import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
+import { RenderProducers } from '../renders/render-producers.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
 import { RenderService } from '../renders/render-service.ts'
@@ -28,6 +37,7 @@ import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
+import type { FeatureModule } from './feature-module.ts'
 import type { PluginSet } from './plugins/plugin-loader.ts'
 
 /** Everything the container holds; services take the parts they need from it by name. */
@@ -55,6 +65,7 @@ export interface Cradle {
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
+  renderProducers: RenderProducers
   renderRunner: RenderRunner
   renderSweeper: RenderSweeper
   /** request scope only: the authenticated caller */
@@ -68,6 +79,7 @@ export function buildContainer(parts: {
   plugins: PluginSet
   outboundGuard: OutboundGuard
   queue: QueueBackend
+  features?: FeatureModule[]
 }) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
@@ -102,6 +114,14 @@ export function buildContainer(parts: {
     renderFiles: asClass(RenderFiles, singleton),
     renderRunner: asClass(RenderRunner, singleton),
     renderSweeper: asClass(RenderSweeper, singleton),
+  })
+  const features = parts.features ?? []
+  for (const feature of features) feature.register?.(container)
+  container.register({
+    renderProducers: asFunction(
+      (cradle: Cradle) => new RenderProducers(features.flatMap((f) => f.producers?.(cradle) ?? [])),
+      singleton,
+    ),
   })
   return container
 }

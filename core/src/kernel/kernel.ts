@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import type { Logger } from 'pino'
 import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
+import { FEATURE_MODULES } from '../features.ts'
 import { buildApp } from '../http/app.ts'
 import { OutboundGuard } from '../net/outbound-guard.ts'
 import { selectQueue } from '../queue/select-queue.ts'
@@ -11,6 +12,7 @@ import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
 import type { Config } from './config.ts'
 import { buildContainer, type Cradle } from './container.ts'
+import type { FeatureModule } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
 import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
 
@@ -23,6 +25,8 @@ export interface KernelOptions {
   pgSchema?: string
   /** replaces the standard built-in plugins (tests) */
   builtins?: PluginManifest<never>[]
+  /** replaces the core feature modules (tests) */
+  features?: FeatureModule[]
   pluginSearchPaths?: string[]
   migrate?: boolean
   /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
@@ -70,19 +74,25 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   try {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
     const queue = selectQueue(plugins.registries, config, options.pgSchema)
-    const container = buildContainer({ config, db, log, plugins, outboundGuard, queue })
+    const features = options.features ?? FEATURE_MODULES
+    const container = buildContainer({ config, db, log, plugins, outboundGuard, queue, features })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
+    const workerStops: (() => Promise<void>)[] = []
     if (roles.includes('worker')) {
       const { renderRunner, renderSweeper } = container.cradle
       await queue.work(RENDER_JOB, { concurrency: config.workerConcurrency }, renderRunner.handle)
       renderSweeper.start()
+      for (const feature of features) {
+        if (feature.startWorker) workerStops.push(await feature.startWorker(container.cradle))
+      }
     }
     const app = await buildApp({
       container,
       logger: log,
+      features,
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
     })
     await app.ready()
@@ -99,6 +109,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         closed = true
         await app.close()
         await container.cradle.renderSweeper.stop()
+        for (const stop of workerStops) await stop()
         await queue.stop(10_000)
         await plugins.stop(roles)
         await container.dispose()

@@ -2,14 +2,14 @@ import type { Kysely } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
 import type { Database, RenderFileTable, RenderTable } from '../db/schema.ts'
-import type { OutputFormat, RenderWarning } from '../sdk/render-contracts.ts'
+import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
 import type { Render, RenderError, RenderFile, RenderRequest, RenderStatus } from './render.ts'
 
 function toRender(row: RenderTable): Render {
   return {
     ...row,
     test: row.test === 1,
-    output_format: row.output_format as OutputFormat,
+    output_format: row.output_format as FileFormat,
     metadata: fromJson<Record<string, unknown> | null>(row.metadata, null),
     request: fromJson<RenderRequest>(row.request, {} as RenderRequest),
     result: fromJson<Record<string, unknown> | null>(row.result, null),
@@ -31,7 +31,7 @@ function toRow(r: Render): RenderTable {
 }
 
 function toFile(row: RenderFileTable): RenderFile {
-  return { ...row, format: row.format as OutputFormat }
+  return { ...row, format: row.format as FileFormat }
 }
 
 export interface RenderListFilter {

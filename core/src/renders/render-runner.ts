@@ -21,6 +21,7 @@ import { fetchRenderData } from './render-data.ts'
 import { renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { renderFilename } from './render-filename.ts'
+import type { Production, RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 
 export interface RenderRunnerDeps {
@@ -32,6 +33,7 @@ export interface RenderRunnerDeps {
   fileStore: FileStore
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
+  renderProducers: RenderProducers
   eventOutbox: EventOutbox
   config: Config
   log: Logger
@@ -70,13 +72,14 @@ export class RenderRunner {
     const warnings: RenderWarning[] = []
     const logs: string[] = []
     try {
-      const files = await this.#produce(render, signal, warnings, logs)
+      const { files, result, billed } = await this.#produce(render, signal, warnings, logs)
       const now = new Date()
       const at = now.toISOString()
       const stored = await this.#store(render, files, now)
       const patch = {
         status: 'succeeded' as const,
         warnings,
+        ...(result ? { result } : {}),
         files_expire_at: new Date(now.getTime() + render.retention_days * DAY_MS).toISOString(),
       }
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
@@ -84,7 +87,7 @@ export class RenderRunner {
         render,
         patch,
         stored,
-        render.test ? undefined : { kind: render.kind },
+        render.test || billed === false ? undefined : { kind: render.kind },
         at,
         renderEventWriter(this.#d, 'render.succeeded', done, stored),
       )
@@ -112,8 +115,8 @@ export class RenderRunner {
     signal: AbortSignal,
     warnings: RenderWarning[],
     logs: string[],
-  ): Promise<RenderedFile[]> {
-    const { plugins, outboundGuard, planRepository, workspaceRepository, config } = this.#d
+  ): Promise<Production> {
+    const { plugins, outboundGuard, planRepository, workspaceRepository, config, renderProducers } = this.#d
     const { request } = render
     const workspace = await workspaceRepository.get(render.workspace_id)
     const plan = workspace ? await planRepository.get(workspace.plan_id) : undefined
@@ -133,31 +136,29 @@ export class RenderRunner {
     }
     const fetch = outboundGuard.fetch.bind(outboundGuard)
     const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
+    const maxPages = plan?.limits.max_pages ?? Number.POSITIVE_INFINITY
+    const print = async (document: RenderDocument): Promise<RenderedFile> => {
+      const output = plugins.registries.outputs.get(request.output.format)
+      if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
+      base.log(`output ${request.output.format}`)
+      const options = (request.output.format === 'pdf' ? request.output.pdf : request.output.image) ?? {}
+      const render = output.render as (d: unknown, o: unknown, c: unknown) => Promise<RenderedFile>
+      const file = await render(document, options, { ...base, maxPages, deadline })
+      base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
+      return file
+    }
+    const producer = renderProducers.get(request.input.type)
+    if (producer) {
+      base.log(`input ${request.input.type}`)
+      return producer.produce({ ...base, render, deadline, maxPages, data, fetch, print })
+    }
     const input = plugins.registries.inputs.get(request.input.type)
-    const output = plugins.registries.outputs.get(request.output.format)
-    if (!input || !output)
-      throw new ProblemError('render_failed', 'This installation no longer offers the input or format.')
+    if (!input) throw new ProblemError('render_failed', 'This installation no longer offers the input.')
     const { type: _type, ...fields } = request.input
     base.log(`input ${request.input.type}`)
     const resolve = input.resolve as (i: unknown, c: unknown) => Promise<RenderDocument>
-    const document = await resolve(fields, {
-      ...base,
-      data,
-      fetch,
-    })
-    base.log(`output ${request.output.format}`)
-    const options = (request.output.format === 'pdf' ? request.output.pdf : request.output.image) ?? {}
-    const file = await (output.render as (d: unknown, o: unknown, c: unknown) => Promise<RenderedFile>)(
-      document,
-      options,
-      {
-        ...base,
-        maxPages: plan?.limits.max_pages ?? Number.POSITIVE_INFINITY,
-        deadline,
-      },
-    )
-    base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
-    return [file]
+    const document = await resolve(fields, { ...base, data, fetch })
+    return { files: [await print(document)] }
   }
 
   async #store(render: Render, files: RenderedFile[], now: Date): Promise<RenderFile[]> {
@@ -178,7 +179,8 @@ export class RenderRunner {
         pages: file.pages ?? null,
         width: file.width ?? null,
         height: file.height ?? null,
-        filename: renderFilename(render.request.filename, render.id, ext, position, files.length),
+        filename:
+          file.filename ?? renderFilename(render.request.filename, render.id, ext, position, files.length),
         storage_key: key,
         created_at: now.toISOString(),
         deleted_at: null,

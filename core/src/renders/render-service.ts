@@ -8,6 +8,7 @@ import type { Plan } from '../plans/plan.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
+import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 import { RenderValidation } from './render-validation.ts'
 
@@ -23,6 +24,10 @@ export interface CreateRenderInput {
   /** where the options object sits in the request, for error pointers */
   optionsPointer: string
   source?: string
+  /** the template a render comes from (templates feature) */
+  templateId?: string
+  /** the render's kind when not a plain render (e.g. einvoice_xml) */
+  kind?: string
 }
 
 export class RenderService {
@@ -31,6 +36,7 @@ export class RenderService {
   readonly #config: Config
   readonly #validation: RenderValidation
   readonly #rateLimiter: RateLimiter
+  readonly #producers: RenderProducers
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -38,7 +44,9 @@ export class RenderService {
     config: Config
     plugins: PluginSet
     rateLimiter: RateLimiter
+    renderProducers: RenderProducers
   }) {
+    this.#producers = deps.renderProducers
     this.#rateLimiter = deps.rateLimiter
     this.#renders = deps.renderRepository
     this.#queue = deps.queue
@@ -50,11 +58,13 @@ export class RenderService {
   async create(auth: AuthContext, plan: Plan, input: CreateRenderInput, now = new Date()): Promise<Render> {
     const { request } = input
     const options = request.output.format === 'pdf' ? request.output.pdf : request.output.image
-    this.#validation.assertValid(request.input, {
-      format: request.output.format,
-      options: options ?? {},
-      at: input.optionsPointer,
-    })
+    const output = { format: request.output.format, options: options ?? {}, at: input.optionsPointer }
+    const producer = this.#producers.get(request.input.type)
+    if (!producer) this.#validation.assertValid(request.input, output)
+    else {
+      producer.validate?.(request)
+      if (!producer.ownsOutput) this.#validation.assertOutput(output)
+    }
     if (!auth.workspace.regions.includes(this.#config.region)) {
       throw new ProblemError(
         'region_not_enabled',
@@ -76,12 +86,12 @@ export class RenderService {
       test: auth.test,
       status: 'queued',
       input_type: request.input.type,
-      kind: 'render',
+      kind: input.kind ?? 'render',
       source: input.source ?? 'api',
       output_format: request.output.format,
       reference: input.reference,
       metadata: input.metadata,
-      template_id: null,
+      template_id: input.templateId ?? null,
       batch_id: null,
       key_id: auth.key.id,
       mode: input.mode,

@@ -52,16 +52,27 @@ export class RenderValidation {
       // ajv applies schema defaults to `fields`; keep them on the stored input
       Object.assign(input, fields)
     }
+    problems.push(...this.#outputProblems(output))
+    if (problems.length > 0) throw validationProblem(problems)
+  }
+
+  /** Throws validation_error when the format is unknown or its options are wrong. */
+  assertOutput(output: { format: string; options: unknown; at: string }) {
+    const problems = this.#outputProblems(output)
+    if (problems.length > 0) throw validationProblem(problems)
+  }
+
+  #outputProblems(output: { format: string; options: unknown; at: string }): FieldProblem[] {
     const renderer = this.#registries.outputs.get(output.format)
     if (!renderer) {
-      problems.push({
-        path: '/output/format',
-        code: 'enum',
-        message: `must be one of ${this.#registries.outputs.keys().join(', ')}`,
-      })
-    } else if (output.options !== undefined) {
-      problems.push(...this.#check(renderer.optionsSchema, output.options, output.at))
+      return [
+        {
+          path: '/output/format',
+          code: 'enum',
+          message: `must be one of ${this.#registries.outputs.keys().join(', ')}`,
+        },
+      ]
     }
-    if (problems.length > 0) throw validationProblem(problems)
+    return output.options === undefined ? [] : this.#check(renderer.optionsSchema, output.options, output.at)
   }
 }

@@ -1,4 +1,4 @@
-import type { OutputFormat, RenderWarning } from '../sdk/render-contracts.ts'
+import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
 
 export type RenderStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'expired'
 export type DeliveryType = 'url' | 'binary' | 'base64' | 'none'
@@ -10,7 +10,7 @@ export interface RenderRequest {
   input: { type: string } & Record<string, unknown>
   data: Record<string, unknown> | null
   data_url: string | null
-  output: { format: OutputFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
+  output: { format: FileFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
   delivery: { type: DeliveryType }
   filename: string | null
   /** seconds signed file URLs stay valid */
@@ -36,7 +36,7 @@ export interface Render {
   input_type: string
   kind: string
   source: string
-  output_format: OutputFormat
+  output_format: FileFormat
   reference: string | null
   metadata: Record<string, unknown> | null
   template_id: string | null
@@ -63,7 +63,7 @@ export interface RenderFile {
   render_id: string
   workspace_id: string
   position: number
-  format: OutputFormat
+  format: FileFormat
   content_type: string
   size: number
   pages: number | null

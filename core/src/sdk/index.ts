@@ -36,6 +36,7 @@ export type {
   QueueBackendFactory,
 } from './queue-contracts.ts'
 export type {
+  FileFormat,
   GuardedFetch,
   HttpOptions,
   InputContext,

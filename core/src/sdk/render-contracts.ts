@@ -5,6 +5,9 @@ import type { TSchema } from 'typebox'
 
 export type OutputFormat = 'pdf' | 'png' | 'jpeg' | 'webp' | 'html'
 
+/** Formats of stored files: the output formats plus what tools and e-invoices produce. */
+export type FileFormat = OutputFormat | 'zip' | 'xml'
+
 /** SPEC 7.4 warning codes a plugin may raise. */
 export type RenderWarningCode =
   | 'slow_asset'
@@ -86,12 +89,14 @@ export interface OutputContext extends RenderContextBase {
 }
 
 export interface RenderedFile {
-  format: OutputFormat
+  format: FileFormat
   contentType: string
   bytes: Buffer
   pages?: number
   width?: number
   height?: number
+  /** the file's name when the producer decides it (split parts); else the request's filename */
+  filename?: string
 }
 
 export interface RenderOutput<O = Record<string, unknown>> {

@@ -1,0 +1,69 @@
+import type {
+  GuardedFetch,
+  RenderDocument,
+  RenderedFile,
+  RenderWarningCode,
+} from '../sdk/render-contracts.ts'
+import type { Render, RenderRequest } from './render.ts'
+
+// Most renders are "an input plugin makes a document, an output plugin prints it". Renders whose
+// input is a stored thing (a template) or a set of PDFs (a PDF tool) are made by a producer that a
+// core feature registers for its input type; the runner asks the producer instead.
+
+export interface ProducerContext {
+  render: Render
+  /** aborted on cancel, on the render timeout, or when the worker stops */
+  signal: AbortSignal
+  /** epoch ms by which the render must be done */
+  deadline: number
+  /** the plan's page limit */
+  maxPages: number
+  /** the render's data (request `data`, or what `data_url` returned) */
+  data: Record<string, unknown>
+  fetch: GuardedFetch
+  warn(code: RenderWarningCode, message: string): void
+  log(message: string): void
+  /** the standard second half: prints a document with the request's output format and options */
+  print(document: RenderDocument): Promise<RenderedFile>
+}
+
+export interface Production {
+  files: RenderedFile[]
+  /** the render's `result` (tool results, validation reports) */
+  result?: Record<string, unknown>
+  /** false when this render is not billed (a decision of the feature; default true) */
+  billed?: boolean
+}
+
+export interface RenderProducer {
+  /** the `input.type` it makes */
+  readonly inputType: string
+  /**
+   * Checks and normalises the stored request at creation (throw a ProblemError); when absent the
+   * input is taken as the route validated it.
+   */
+  validate?(request: RenderRequest): void
+  /** true when the producer, not an output plugin, decides the format (zip, several files) */
+  readonly ownsOutput?: boolean
+  produce(ctx: ProducerContext): Promise<Production>
+}
+
+/** The producers of this installation, by input type. */
+export class RenderProducers {
+  readonly #byType = new Map<string, RenderProducer>()
+
+  constructor(producers: RenderProducer[] = []) {
+    for (const p of producers) this.add(p)
+  }
+
+  add(producer: RenderProducer): void {
+    if (this.#byType.has(producer.inputType)) {
+      throw new Error(`two render producers for input type ${producer.inputType}`)
+    }
+    this.#byType.set(producer.inputType, producer)
+  }
+
+  get(inputType: string): RenderProducer | undefined {
+    return this.#byType.get(inputType)
+  }
+}
