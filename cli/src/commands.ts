@@ -7,6 +7,7 @@ import Migrate from './commands/migrate.ts'
 import PlanList from './commands/plan-list.ts'
 import PlanSet from './commands/plan-set.ts'
 import Serve from './commands/serve.ts'
+import WebhooksListen from './commands/webhooks-listen.ts'
 import Worker from './commands/worker.ts'
 import WorkspaceCreate from './commands/workspace-create.ts'
 import WorkspaceList from './commands/workspace-list.ts'
@@ -31,4 +32,5 @@ export const commands = {
   'key:revoke': KeyRevoke,
   'plan:list': PlanList,
   'plan:set': PlanSet,
+  'webhooks:listen': WebhooksListen,
 }

@@ -3,6 +3,7 @@ import { filestoreS3Plugin } from '@docsvc/filestore-s3'
 import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
+import { pdfToolsPlugin } from '@docsvc/pdf-tools'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import type { PluginManifest } from './sdk/define-plugin.ts'
@@ -16,4 +17,5 @@ export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   inputMarkdownPlugin,
   chromiumPlugin,
   filestoreS3Plugin,
+  pdfToolsPlugin,
 ] as PluginManifest<never>[]

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -36,4 +36,161 @@ export function pdfInfo(bytes: Buffer): Record<string, string> {
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => [m[1]!.trim(), m[2]!.trim()]),
   )
+}
+
+// Inputs no code of ours made, and independent readers for the PDF tools: Ghostscript, qpdf,
+// poppler (pdfinfo, pdfdetach) and mupdf's mutool.
+
+function run(command: string, args: string[], cwd?: string): { code: number; out: string } {
+  try {
+    const out = execFileSync(command, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    })
+    return { code: 0, out }
+  } catch (err) {
+    const e = err as { status?: number; stdout?: string; stderr?: string }
+    return { code: e.status ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
+  }
+}
+
+function psString(text: string): string {
+  return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`
+}
+
+/** A PDF made by Ghostscript: one page per text, each page `width` x `height` points. */
+export function ghostscriptPdf(
+  pages: string[],
+  size: { width: number; height: number } = { width: 595, height: 842 },
+): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-gs-'))
+  try {
+    const program = pages
+      .map(
+        (text) =>
+          `/Helvetica findfont 24 scalefont setfont 72 ${size.height - 100} moveto ${psString(text)} show showpage`,
+      )
+      .join('\n')
+    writeFileSync(path.join(dir, 'pages.ps'), program)
+    const out = path.join(dir, 'out.pdf')
+    const args = [
+      '-q',
+      '-dNOPAUSE',
+      '-dBATCH',
+      '-dSAFER',
+      '-sDEVICE=pdfwrite',
+      `-dDEVICEWIDTHPOINTS=${size.width}`,
+      `-dDEVICEHEIGHTPOINTS=${size.height}`,
+      '-dFIXEDMEDIA',
+      `-sOutputFile=${out}`,
+      path.join(dir, 'pages.ps'),
+    ]
+    const result = run('gs', args)
+    if (result.code !== 0) throw new Error(`gs failed: ${result.out}`)
+    return readFileSync(out)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The PDF rewritten by the qpdf command with `args` (e.g. --linearize, or --encrypt ... --). */
+export function qpdfRewrite(bytes: Buffer, args: string[]): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-qpdf-'))
+  try {
+    writeFileSync(path.join(dir, 'in.pdf'), bytes)
+    const result = run('qpdf', [...args, 'in.pdf', 'out.pdf'], dir)
+    if (result.code !== 0 && result.code !== 3) throw new Error(`qpdf failed: ${result.out}`)
+    return readFileSync(path.join(dir, 'out.pdf'))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** `qpdf --check` (with the password, if any): true when the file has no errors. */
+export function qpdfCheck(bytes: Buffer, password?: string): { ok: boolean; output: string } {
+  return withFile(bytes, 'pdf', (file) => {
+    const result = run('qpdf', [
+      ...(password !== undefined ? [`--password=${password}`] : []),
+      '--check',
+      file,
+    ])
+    return { ok: result.code === 0, output: result.out }
+  })
+}
+
+/** pdfinfo's fields, opened with a (user or owner) password. */
+export function pdfInfoWithPassword(bytes: Buffer, password: string): Record<string, string> | undefined {
+  return withFile(bytes, 'pdf', (file) => {
+    const result = run('pdfinfo', ['-upw', password, file])
+    if (result.code !== 0) return undefined
+    return Object.fromEntries(
+      result.out
+        .split('\n')
+        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1]!.trim(), m[2]!.trim()]),
+    )
+  })
+}
+
+/** Each page's size (points) and rotation, as pdfinfo reports them. */
+export function pdfPages(
+  bytes: Buffer,
+  password?: string,
+): { width: number; height: number; rotation: number }[] {
+  return withFile(bytes, 'pdf', (file) => {
+    const result = run('pdfinfo', [
+      ...(password !== undefined ? ['-upw', password] : []),
+      '-f',
+      '1',
+      '-l',
+      '100000',
+      file,
+    ])
+    const pages: { width: number; height: number; rotation: number }[] = []
+    for (const m of result.out.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm))
+      pages[Number(m[1]) - 1] = { width: Number(m[2]), height: Number(m[3]), rotation: 0 }
+    for (const m of result.out.matchAll(/^Page\s+(\d+) rot:\s+(\d+)/gm))
+      pages[Number(m[1]) - 1]!.rotation = Number(m[2])
+    return pages
+  })
+}
+
+/** The embedded files pdfdetach lists, by name. */
+export function pdfAttachmentNames(bytes: Buffer): string[] {
+  return withFile(bytes, 'pdf', (file) =>
+    run('pdfdetach', ['-list', file])
+      .out.split('\n')
+      .map((l) => /^\d+:\s*(.*)$/.exec(l.trim())?.[1])
+      .filter((n): n is string => n !== undefined),
+  )
+}
+
+/** One embedded file's bytes, saved by pdfdetach. */
+export function pdfAttachment(bytes: Buffer, index: number): Buffer {
+  return withFile(bytes, 'pdf', (file) => {
+    const out = `${file}.attachment`
+    run('pdfdetach', ['-save', String(index), '-o', out, file])
+    return readFileSync(out)
+  })
+}
+
+/** Whether mupdf opens the file (with the password, if any) and can draw every page. */
+export function mutoolOpens(bytes: Buffer, password?: string): boolean {
+  return withFile(bytes, 'pdf', (file) => {
+    const pw = password !== undefined ? ['-p', password] : []
+    const draw = run('mutool', ['draw', ...pw, '-o', '/dev/null', '-F', 'txt', file])
+    return draw.code === 0 && !/cannot|error/i.test(draw.out)
+  })
+}
+
+/** The XMP packet, as poppler reads it. */
+export function pdfXmp(bytes: Buffer): string {
+  return withFile(bytes, 'pdf', (file) => run('pdfinfo', ['-meta', file]).out)
+}
+
+/** What the qpdf command prints for the file with `args` (e.g. --show-encryption, --json). */
+export function qpdfReport(bytes: Buffer, args: string[]): string {
+  return withFile(bytes, 'pdf', (file) => run('qpdf', [...args, file]).out)
 }

@@ -24,6 +24,10 @@ beforeAll(async () => {
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ customer: 'Ada Lovelace' }))
+    } else if (req.url === '/lang') {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<p>Accept-Language: ${req.headers['accept-language']}</p>`)
     } else if (req.url === '/to-metadata') {
       res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
     } else {
@@ -109,6 +113,36 @@ describe('HTML, Markdown and URLs into PDF and images with Chromium', () => {
       expect(meta.format).toBe(format)
       expect([meta.width, meta.height]).toEqual([1200, 630])
     }
+  })
+
+  it('renders in the asked locale, back to the default after, and warns locale_unsupported', async () => {
+    const html =
+      '<p id="l">no script</p><script>document.getElementById("l").textContent = "lang " + navigator.language + " date " + new Date(Date.UTC(2026, 10, 22)).toLocaleDateString(undefined, { timeZone: "UTC" })</script>'
+    const pdf = (locale?: string) => ({
+      input: { type: 'html', html },
+      output: { format: 'pdf', ...(locale ? { pdf: { locale } } : {}) },
+    })
+    const de = await binary('/v1/renders', pdf('de-DE'))
+    expect(de.statusCode).toBe(200)
+    expect(pdfText(de.rawPayload)).toContain('lang de-DE date 22.11.2026')
+    // pages are reused: the next render without a locale is in the browser's own again
+    const plain = await binary('/v1/renders', pdf())
+    expect(pdfText(plain.rawPayload)).toContain('lang en-US date 11/22/2026')
+    const url = await binary('/v1/pdf/from-url', { url: `${siteUrl}/lang`, pdf: { locale: 'fr-FR' } })
+    expect(pdfText(url.rawPayload)).toContain('Accept-Language: fr-FR')
+    const unknown = await t.inject({
+      method: 'POST',
+      url: '/v1/renders',
+      key: ws.liveKey,
+      payload: { ...pdf('zz'), delivery: 'base64' },
+    })
+    expect(unknown.statusCode).toBe(200)
+    expect(unknown.json().warnings).toContainEqual(expect.objectContaining({ code: 'locale_unsupported' }))
+    expect(pdfText(Buffer.from(unknown.json().files[0].data, 'base64'))).toContain('lang en-US')
+    const bad = await binary('/v1/renders', pdf('not a locale'))
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().code).toBe('validation_error')
+    expect(bad.json().errors).toContainEqual(expect.objectContaining({ path: '/output/pdf/locale' }))
   })
 
   it('fails a page that never reaches its wait condition with wait_timeout, and keeps serving', async () => {

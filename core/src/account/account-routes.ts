@@ -6,6 +6,7 @@ import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { accountView, currentCycle } from './account-view.ts'
+import { usageRoutes } from './usage-routes.ts'
 
 const Account = Type.Object(
   {
@@ -72,4 +73,7 @@ export async function accountRoutes(
       })
     },
   )
+
+  // SPEC 4.10 GET /v1/usage shares the account scope and prefix
+  await usageRoutes(app, { container })
 }

@@ -113,6 +113,42 @@ describe.each(TEST_DIALECTS)('EventOutbox on %s', (dialect) => {
     }
   })
 
+  it('claims pending events inside a transaction, once, and not when the transaction rolls back', async () => {
+    const a = await outbox.emit(t.kernel.db, {
+      workspaceId: 'ws_four',
+      type: 'batch.progress',
+      test: false,
+      data: {},
+    })
+    const b = await outbox.emit(t.kernel.db, {
+      workspaceId: 'ws_four',
+      type: 'batch.progress',
+      test: false,
+      data: {},
+    })
+    await expect(
+      t.kernel.db.kysely.transaction().execute(async (trx) => {
+        expect((await outbox.claimPending(trx, 10)).map((e) => e.id)).toEqual([a.id, b.id])
+        throw new Error('the deliveries could not be written')
+      }),
+    ).rejects.toThrow('could not be written')
+    expect((await outbox.pending(10)).map((e) => e.id)).toEqual([a.id, b.id])
+    const claimed = await t.kernel.db.kysely.transaction().execute((trx) => outbox.claimPending(trx, 1))
+    expect(claimed).toEqual([a])
+    const rest = await t.kernel.db.kysely.transaction().execute((trx) => outbox.claimPending(trx, 10))
+    expect(rest.map((e) => e.id)).toEqual([b.id])
+    expect(await t.kernel.db.kysely.transaction().execute((trx) => outbox.claimPending(trx, 10))).toEqual([])
+    // dispatched events past the retention go; undispatched ones stay whatever their age
+    const late = await outbox.emit(t.kernel.db, {
+      workspaceId: 'ws_four',
+      type: 'batch.progress',
+      test: false,
+      data: {},
+    })
+    expect(await outbox.pruneDispatched(new Date(Date.now() + 60_000))).toBe(2)
+    expect((await outbox.pending(10)).map((e) => e.id)).toEqual([late.id])
+  })
+
   it('knows the event types of SPEC 6.1', () => {
     expect(EVENT_TYPES).toHaveLength(14)
     expect(isEventType('email.complained')).toBe(true)

@@ -73,6 +73,41 @@ export class EventOutbox {
     return Number(result.numUpdatedRows)
   }
 
+  /**
+   * Takes up to `limit` undispatched events, oldest first, and marks them dispatched inside the
+   * caller's transaction: what the caller writes for them commits together with the mark, and of
+   * two processes each event goes to one (PostgreSQL skips rows another transaction holds).
+   */
+  async claimPending(trx: Kysely<Database>, limit: number, at: Date = new Date()): Promise<EventEnvelope[]> {
+    let q = trx.selectFrom('events').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(limit)
+    if (this.#db.dialect === 'postgres') q = q.forUpdate().skipLocked()
+    const rows = await q.execute()
+    if (rows.length === 0) return []
+    const claimed = await trx
+      .updateTable('events')
+      .set({ dispatched_at: nowIso(at) })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where('dispatched_at', 'is', null)
+      .returning('id')
+      .execute()
+    const ids = new Set(claimed.map((c) => c.id))
+    return rows.filter((r) => ids.has(r.id)).map((row) => this.#envelope(row))
+  }
+
+  /** Deletes dispatched events older than `before`; deliveries keep their own copy. */
+  async pruneDispatched(before: Date): Promise<number> {
+    const res = await this.#db.kysely
+      .deleteFrom('events')
+      .where('dispatched_at', 'is not', null)
+      .where('created_at', '<', nowIso(before))
+      .executeTakeFirst()
+    return Number(res.numDeletedRows)
+  }
+
   #envelope(row: Selectable<EventTable>): EventEnvelope {
     return {
       id: row.id,

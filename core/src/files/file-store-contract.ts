@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { FileStore } from '../sdk/file-contracts.ts'
 
@@ -44,6 +44,20 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       const got = await store().get(k)
       expect((await readAll(got!.stream)).toString()).toBe('second')
       expect(got?.size).toBe(6)
+    })
+
+    it('stores a stream of known length, byte for byte', async () => {
+      const bytes = randomBytes(2_000_000)
+      const k = key('streamed.pdf')
+      await store().putStream(
+        k,
+        Readable.from([bytes.subarray(0, 700_000), bytes.subarray(700_000)]),
+        bytes.length,
+        'application/pdf',
+      )
+      const got = await store().get(k)
+      expect(got?.size).toBe(bytes.length)
+      expect((await readAll(got!.stream)).equals(bytes)).toBe(true)
     })
 
     it('answers undefined for a key it never had', async () => {

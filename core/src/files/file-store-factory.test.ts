@@ -7,7 +7,12 @@ import type { FileStore, FileStoreFactory } from '../sdk/file-contracts.ts'
 import { fileStoreFactoriesOf, selectFileStore } from './file-store-factory.ts'
 import { LocalFileStore } from './local-file-store.ts'
 
-const remote: FileStore = { put: async () => {}, get: async () => undefined, delete: async () => {} }
+const remote: FileStore = {
+  put: async () => {},
+  putStream: async () => {},
+  get: async () => undefined,
+  delete: async () => {},
+}
 const factory = (id: string, configured: boolean): FileStoreFactory => ({
   id,
   configured,

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
 import { mkdir, open, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import { assertFileKey } from './file-key.ts'
 
@@ -25,8 +27,21 @@ export class LocalFileStore implements FileStore {
   }
 
   async put(key: string, bytes: Buffer, _contentType: string): Promise<void> {
+    await this.#writeAtomically(key, (temp) => writeFile(temp, bytes, { flag: 'wx', flush: true }), true)
+  }
+
+  async putStream(key: string, stream: Readable, _size: number, _contentType: string): Promise<void> {
+    // a stream can be read once, so a vanished folder is not retried
+    await this.#writeAtomically(
+      key,
+      (temp) => pipeline(stream, createWriteStream(temp, { flags: 'wx', flush: true })),
+      false,
+    )
+  }
+
+  // readers see the old file or the whole new one, never a half-written one
+  async #writeAtomically(key: string, write: (temp: string) => Promise<void>, retry: boolean): Promise<void> {
     const file = this.pathOf(key)
-    // readers see the old file or the whole new one, never a half-written one
     const temp = path.join(
       path.dirname(file),
       `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
@@ -34,12 +49,12 @@ export class LocalFileStore implements FileStore {
     for (let attempt = 1; ; attempt++) {
       await mkdir(path.dirname(file), { recursive: true })
       try {
-        await writeFile(temp, bytes, { flag: 'wx', flush: true })
+        await write(temp)
         break
       } catch (err) {
         await rm(temp, { force: true })
         // a delete next door may prune the folder between mkdir and write: make it again
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw err
+        if (!retry || (err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw err
       }
     }
     try {

@@ -10,10 +10,20 @@ const KEPT_HEADERS = ['content-type', 'location', 'x-request-id']
 const claims = new WeakMap<FastifyRequest, { workspaceId: string; key: string }>()
 
 function fingerprint(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n`)
-    .update(request.rawBody ?? Buffer.alloc(0))
-    .digest('hex')
+  return (
+    createHash('sha256')
+      .update(`${request.method} ${request.url}\n`)
+      // a streamed body (multipart upload) is hashed by its route as it passes; JSON is kept raw
+      .update(request.bodyDigest ?? request.rawBody ?? Buffer.alloc(0))
+      .digest('hex')
+  )
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** hash of a body its route streamed (field names and bytes), set before preHandler */
+    bodyDigest?: string
+  }
 }
 
 /** The Idempotency-Key header, or undefined when none was sent; a malformed one is a 400. */

@@ -2,7 +2,6 @@ import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TProperties, Type } from 'typebox'
 import type { Cradle } from '../kernel/container.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
@@ -22,6 +21,7 @@ const TemplateRef = {
     Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
   ),
   overrides: Type.Optional(Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()])),
+  dataset_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 }
 
 type Fields = Record<string, unknown>
@@ -31,13 +31,19 @@ interface Convenience {
   summary: string
   own: TProperties
   /** the input object the general endpoint would get */
-  input(body: Fields): ({ type: string } & Fields) | undefined
+  input(body: Fields): { type: string } & Fields
   format(body: Fields): OutputFormat
 }
 
 function defined(entries: Fields): Fields {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined && v !== null))
 }
+
+/** SPEC 2.16 template input; the templates feature resolves it before the render is created. */
+const templateInput = (b: Fields) => ({
+  type: 'template',
+  ...defined({ template_id: b.template_id, version: b.version, dataset_id: b.dataset_id }),
+})
 
 const CONVENIENCE: Convenience[] = [
   {
@@ -96,7 +102,7 @@ const CONVENIENCE: Convenience[] = [
     path: '/pdf/from-template',
     summary: 'A template to PDF',
     own: { ...TemplateRef, pdf: Options, einvoice: Type.Optional(Type.Unknown()) },
-    input: () => undefined,
+    input: templateInput,
     format: () => 'pdf',
   },
   {
@@ -123,7 +129,7 @@ const CONVENIENCE: Convenience[] = [
     path: '/images/from-template',
     summary: 'A template to PNG, JPEG or WebP',
     own: { ...TemplateRef, format: ImageFormat, image: Options },
-    input: () => undefined,
+    input: templateInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
 ]
@@ -153,10 +159,6 @@ export async function convenienceRoutes(
       async (request: FastifyRequest, reply: FastifyReply) => {
         const fields = request.body as Fields
         const input = c.input(fields)
-        if (!input) {
-          // templates arrive with the templates issue; until then no template exists
-          throw new ProblemError('template_not_found', `No template ${String(fields.template_id)}.`)
-        }
         const format = c.format(fields)
         const optionsKey = format === 'pdf' ? 'pdf' : 'image'
         const options = (fields[optionsKey] ?? undefined) as Fields | undefined
@@ -167,7 +169,17 @@ export async function convenienceRoutes(
           { format, ...(options ? { [optionsKey]: options } : {}) },
           `/${optionsKey}`,
         )
-        const render = await deps.renderService.create(request.auth!, request.plan!, normalised)
+        // a template is resolved (template, version, data schema) before the render exists
+        const prepared =
+          input.type === 'template'
+            ? await deps.templateRenders.prepare(request.auth!, normalised, {
+                template_id: String(fields.template_id),
+                version: fields.version as 'live' | 'draft' | number | undefined,
+                dataset_id: fields.dataset_id as string | undefined,
+                overrides: fields.overrides as Fields[] | null | undefined,
+              })
+            : normalised
+        const render = await deps.renderService.create(request.auth!, request.plan!, prepared)
         return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
       },
     )

@@ -7,6 +7,7 @@ import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
 import { renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
+import { hostingOf } from './render-hosting.ts'
 import type { RenderRepository } from './render-repository.ts'
 import type { RenderService } from './render-service.ts'
 
@@ -41,8 +42,25 @@ export class RenderFiles {
         `Render ${renderId} is still running; its files can be deleted once it finished.`,
       )
     }
-    await this.expire(render, now)
+    // SPEC 3: purging a zero-retention render drops its transient copies; its status stays
+    if (hostingOf(render).zeroRetention) await this.release(render, now)
+    else await this.expire(render, now)
     return this.#service.get(auth, renderId)
+  }
+
+  /** End of the files' time: hosted copies expire (render.expired); transient ones just go. */
+  async endRetention(render: Render, now = new Date()): Promise<boolean> {
+    if (hostingOf(render).hosted) return this.expire(render, now, true)
+    await this.release(render, now)
+    return false
+  }
+
+  /** Deletes the copy of a render that keeps no hosted one, once delivered; the status stays. */
+  async release(render: Render, now = new Date()): Promise<void> {
+    for (const file of await this.#renders.files(render.id)) {
+      if (!file.deleted_at) await this.#store.delete(file.storage_key)
+    }
+    await this.#renders.markTransientFilesGone(render.id, now.toISOString())
   }
 
   /** Shared by purge and the retention sweeper: delete every hosted copy, then mark the render. */
@@ -71,6 +89,12 @@ export class RenderFiles {
   ) {
     const auth = request.auth!
     const render = await this.#service.get(auth, params.render_id)
+    if (hostingOf(render).zeroRetention) {
+      throw new ProblemError(
+        'not_found',
+        `Render ${render.id} has zero retention: its files are never served.`,
+      )
+    }
     const file = (await this.#renders.files(render.id)).find((f) => f.id === params.file_id)
     if (!file) throw new ProblemError('not_found', `Render ${render.id} has no file ${params.file_id}.`)
     if (file.deleted_at || render.status === 'expired') {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, TEST_DIALECTS, type TestKernel, type TestWorkspace } from '../testing/index.ts'
+import {
+  recordedEvents,
+  startTestKernel,
+  TEST_DIALECTS,
+  type TestKernel,
+  type TestWorkspace,
+} from '../testing/index.ts'
 import { FAKE_RENDER_BUILTINS } from './fake-render-plugins.fixture.ts'
 
 describe.each(TEST_DIALECTS)('render events, retention and lost renders on %s', (dialect) => {
@@ -16,8 +22,8 @@ describe.each(TEST_DIALECTS)('render events, retention and lost renders on %s', 
     t.inject({ method: 'POST', url: '/v1/renders', key, payload: { input: { type: 'html', html } } })
 
   async function eventsOf(renderId: string) {
-    const pending = await t.kernel.container.cradle.eventOutbox.pending(1000)
-    return pending.filter((e) => (e.data as { object: { id: string } }).object.id === renderId)
+    const events = await recordedEvents(t.kernel)
+    return events.filter((e) => (e.data as { object: { id: string } }).object.id === renderId)
   }
 
   it('writes render.succeeded with the full render record, in the same transaction', async () => {

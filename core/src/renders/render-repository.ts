@@ -243,6 +243,19 @@ export class RenderRepository {
       .execute()
   }
 
+  /** The files of a render that keeps no hosted copy are gone: nothing left to expire. */
+  async markTransientFilesGone(renderId: string, now: string): Promise<void> {
+    await this.#db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('render_files')
+        .set({ deleted_at: now })
+        .where('render_id', '=', renderId)
+        .where('deleted_at', 'is', null)
+        .execute()
+      await trx.updateTable('renders').set({ files_expire_at: null }).where('id', '=', renderId).execute()
+    })
+  }
+
   async appendLog(renderId: string, messages: string[], now: string): Promise<void> {
     if (messages.length === 0) return
     const last = await this.#db.kysely

@@ -2,7 +2,8 @@ import type { Static } from 'typebox'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
-import type { DeliveryType, RenderRequest } from './render.ts'
+import type { RenderRequest } from './render.ts'
+import { defaultDelivery } from './render-hosting.ts'
 import type { CreateRenderBody } from './render-schemas.ts'
 import type { CreateRenderInput } from './render-service.ts'
 
@@ -11,10 +12,11 @@ type Body = Static<typeof CreateRenderBody>
 /** Everything of a render-creating body except the input and output, which differ per endpoint. */
 export type SharedBody = Omit<Body, 'input' | 'output' | 'overrides'>
 
-function deliveryOf(body: SharedBody): DeliveryType {
+function deliveryOf(body: SharedBody): RenderRequest['delivery'] {
   const d = body.delivery
-  if (d === undefined || d === null) return 'url'
-  return typeof d === 'string' ? d : d.type
+  if (d === undefined || d === null) return { type: defaultDelivery(body) }
+  if (typeof d === 'string') return { type: d }
+  return { type: d.type, ...(d.email && d.email.length > 0 ? { email: d.email } : {}) }
 }
 
 /**
@@ -32,7 +34,7 @@ export function normaliseRender(
     throw new ProblemError('test_key_required', 'test: true needs a test key (doc_test_...).')
   }
   const mode = body.mode ?? 'sync'
-  const delivery = deliveryOf(body)
+  const { type: delivery, ...deliveryLists } = deliveryOf(body)
   const problems = []
   if (mode === 'async' && (delivery === 'binary' || delivery === 'base64')) {
     problems.push({ path: '/delivery', code: 'conflict', message: `${delivery} delivery needs mode sync` })
@@ -48,7 +50,7 @@ export function normaliseRender(
       data: body.data ?? null,
       data_url: body.data_url ?? null,
       output,
-      delivery: { type: delivery },
+      delivery: { type: delivery, ...deliveryLists },
       filename: body.filename ?? null,
       expires_in: body.expires_in ?? null,
       hosted: body.hosted ?? null,

@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { problemStatus } from '../kernel/problem-codes.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
+import type { RenderFiles } from './render-files.ts'
+import { hostingOf } from './render-hosting.ts'
 import type { RenderRepository } from './render-repository.ts'
 import type { RenderService } from './render-service.ts'
 import { fileView, renderView } from './render-view.ts'
@@ -17,6 +20,7 @@ export interface ResponderDeps {
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
   fileStore: FileStore
+  renderFiles: RenderFiles
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -28,11 +32,13 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 /** The render record with fresh signed URLs (or base64 bodies), as SPEC 2.4 and 4.2 say. */
 export async function presentRender(deps: ResponderDeps, render: Render, withData = false) {
   const files = await deps.renderRepository.files(render.id)
-  const hosted = render.status === 'succeeded' && render.request.delivery.type !== 'none'
+  const { hosted } = hostingOf(render)
+  const linked = hosted && render.status === 'succeeded' && render.request.delivery.type !== 'none'
   const views = []
   for (const file of files) {
-    if (file.deleted_at) continue
-    const extra: { url?: string; expires_at?: string; data?: string } = hosted
+    // a render that keeps no hosted copy still lists what it made, without URLs
+    if (file.deleted_at && hosted) continue
+    const extra: { url?: string; expires_at?: string; data?: string } = linked
       ? deps.renderFileLinks.link(render, file)
       : {}
     if (withData) {
@@ -49,6 +55,8 @@ function failure(render: Render): ProblemError {
   const code = render.status === 'canceled' ? 'render_canceled' : error.code
   const known = new ProblemError(code as never, error.message)
   return new ProblemError(known.code, error.message, {
+    // the request was valid; what failed was the render (e.g. a page outside the document): 422
+    ...(problemStatus(known.code) === 400 ? { status: 422 } : {}),
     render_id: render.id,
     render_error: error,
     ...(render.result ? { result: render.result } : {}),
@@ -111,6 +119,7 @@ export async function respondToRender(
   if (delivery === 'base64') {
     const total = (await deps.renderRepository.files(render.id)).reduce((n, f) => n + f.size, 0)
     if (total > BASE64_LIMIT) {
+      await releaseUnhosted(deps, render)
       throw new ProblemError(
         'output_too_large',
         `The output is ${total} bytes; base64 delivery carries at most 10 MB.`,
@@ -119,7 +128,9 @@ export async function respondToRender(
         },
       )
     }
-    return reply.code(200).send(await presentRender(deps, render, true))
+    const body = await presentRender(deps, render, true)
+    await releaseUnhosted(deps, render)
+    return reply.code(200).send(body)
   }
   return reply
     .code(200)
@@ -135,6 +146,7 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
     })
   }
   if (file.size > BINARY_LIMIT) {
+    await releaseUnhosted(deps, render)
     throw new ProblemError(
       'output_too_large',
       `The output is ${file.size} bytes; binary delivery carries at most 20 MB.`,
@@ -146,6 +158,8 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
   const object = await deps.fileStore.get(file.storage_key)
   if (!object)
     throw new ProblemError('file_expired', 'The file is no longer hosted.', { render_id: render.id })
+  const bytes = await readAll(object.stream)
+  await releaseUnhosted(deps, render)
   return reply
     .code(200)
     .header('Content-Type', file.content_type)
@@ -153,5 +167,10 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
     .header('Content-Disposition', `inline; filename="${file.filename}"`)
     .header('X-Render-Id', render.id)
     .header('Location', `/v1/renders/${render.id}`)
-    .send(await readAll(object.stream))
+    .send(bytes)
+}
+
+/** Once the response holds the bytes (or cannot carry them), a render that keeps no hosted copy drops it. */
+async function releaseUnhosted(deps: ResponderDeps, render: Render): Promise<void> {
+  if (!hostingOf(render).hosted) await deps.renderFiles.release(render)
 }

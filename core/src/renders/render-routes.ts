@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
+import { templateRefOf } from '../templates/template-input-ref.ts'
 import type { RenderStatus } from './render.ts'
 import { normaliseRender } from './render-request.ts'
 import { presentRender, respondToRender } from './render-responder.ts'
@@ -64,13 +65,13 @@ export async function renderRoutes(
       config: { scope: 'render:write' },
       schema: {
         tags,
-        summary: 'Render HTML, a URL or Markdown into PDF, PNG, JPEG, WebP or HTML',
+        summary: 'Render a template, HTML, a URL or Markdown into PDF, PNG, JPEG, WebP or HTML',
         body: CreateRenderBody,
         response: renderResponses({ 200: RenderRecord, 202: RenderRecord }, RENDER_SET),
       },
     },
     async (request, reply) => {
-      const { input, output, overrides: _overrides, ...shared } = request.body
+      const { input, output, overrides, ...shared } = request.body
       const format = (output?.format ?? 'pdf') as OutputFormat
       const optionsKey = format === 'pdf' ? 'pdf' : 'image'
       const options = (output?.[optionsKey] ?? undefined) as Record<string, unknown> | undefined
@@ -81,7 +82,12 @@ export async function renderRoutes(
         { format, ...(options ? { [optionsKey]: options } : {}) },
         `/output/${optionsKey}`,
       )
-      const render = await deps.renderService.create(request.auth!, request.plan!, normalised)
+      // a template input is resolved (template, version, data schema) before the render exists
+      const prepared =
+        input.type === 'template'
+          ? await deps.templateRenders.prepare(request.auth!, normalised, templateRefOf(input, overrides))
+          : normalised
+      const render = await deps.renderService.create(request.auth!, request.plan!, prepared)
       return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
     },
   )

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Config } from '../kernel/config.ts'
@@ -5,6 +6,7 @@ import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
+import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
@@ -21,6 +23,9 @@ import { fetchRenderData } from './render-data.ts'
 import { renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { renderFilename } from './render-filename.ts'
+import type { RenderFiles } from './render-files.ts'
+import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosting.ts'
+import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { Production, RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 
@@ -33,6 +38,7 @@ export interface RenderRunnerDeps {
   fileStore: FileStore
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
+  renderFiles: RenderFiles
   renderProducers: RenderProducers
   eventOutbox: EventOutbox
   config: Config
@@ -40,6 +46,8 @@ export interface RenderRunnerDeps {
 }
 
 const DAY_MS = 24 * 3600 * 1000
+const HARD_STOP_GRACE_MS = 2_000
+const WORKER_NAME = `${hostname()}/${process.pid}`
 
 /** What a failure tells the client: a ProblemError's code, else render_failed. */
 export function renderErrorOf(err: unknown): RenderError {
@@ -67,20 +75,30 @@ export class RenderRunner {
   readonly handle = async (job: Job<{ renderId: string }>, signal: AbortSignal): Promise<void> => {
     const { renderRepository: renders, renderCompletion } = this.#d
     const render = await renders.getById(job.data.renderId)
-    if (!render || (render.status !== 'queued' && render.status !== 'processing')) return
+    if (!render) return
+    if (render.status !== 'queued' && render.status !== 'processing') {
+      // canceled while queued (e.g. a sync timeout): it will not run, so its stored bodies go
+      await discardLargeBodies(this.#d.fileStore, render)
+      return
+    }
     if (!(await renders.claim(render.id, new Date().toISOString()))) return
     const warnings: RenderWarning[] = []
-    const logs: string[] = []
+    // which process ran which attempt: what an operator asks first about a retried render
+    const logs: string[] = [`attempt ${render.attempts + 1} on worker ${WORKER_NAME}`]
     try {
-      const { files, result, billed } = await this.#produce(render, signal, warnings, logs)
+      const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
+      const { files, result, billed } = await this.#produce(sent, signal, warnings, logs)
       const now = new Date()
       const at = now.toISOString()
       const stored = await this.#store(render, files, now)
+      const { hosted } = hostingOf(render)
+      // a copy that is not hosted waits only for the sync response, if that reads it
+      const keepMs = hosted ? render.retention_days * DAY_MS : TRANSIENT_COPY_MS
       const patch = {
         status: 'succeeded' as const,
         warnings,
         ...(result ? { result } : {}),
-        files_expire_at: new Date(now.getTime() + render.retention_days * DAY_MS).toISOString(),
+        files_expire_at: new Date(now.getTime() + keepMs).toISOString(),
       }
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       await renders.finish(
@@ -89,8 +107,10 @@ export class RenderRunner {
         stored,
         render.test || billed === false ? undefined : { kind: render.kind },
         at,
-        renderEventWriter(this.#d, 'render.succeeded', done, stored),
+        // events link hosted files only: a copy about to go gets no URL
+        renderEventWriter(this.#d, 'render.succeeded', done, hosted ? stored : []),
       )
+      if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())
     } catch (err) {
       const error = renderErrorOf(err)
       if (error.code === 'render_failed') this.#d.log.warn({ err, render_id: render.id }, 'render failed')
@@ -106,6 +126,7 @@ export class RenderRunner {
       )
     } finally {
       await renders.appendLog(render.id, logs, new Date().toISOString()).catch(() => {})
+      await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
       renderCompletion.notify(render.id)
     }
   }
@@ -121,7 +142,9 @@ export class RenderRunner {
     const workspace = await workspaceRepository.get(render.workspace_id)
     const plan = workspace ? await planRepository.get(workspace.plan_id) : undefined
     const deadline = Date.now() + config.renderTimeoutSeconds * 1000
-    const timeout = AbortSignal.timeout(config.renderTimeoutSeconds * 1000)
+    // the hard stop comes a moment after the deadline, so an output that watches the deadline
+    // can still say what the page was waiting for (wait_timeout) instead of render_canceled
+    const timeout = AbortSignal.timeout(config.renderTimeoutSeconds * 1000 + HARD_STOP_GRACE_MS)
     const base = {
       renderId: render.id,
       workspaceId: render.workspace_id,
@@ -142,10 +165,20 @@ export class RenderRunner {
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
       base.log(`output ${request.output.format}`)
       const options = (request.output.format === 'pdf' ? request.output.pdf : request.output.image) ?? {}
-      const render = output.render as (d: unknown, o: unknown, c: unknown) => Promise<RenderedFile>
+      // bound: output plugins are class instances (the Chromium ones render with their pool)
+      const render = output.render.bind(output) as (
+        d: unknown,
+        o: unknown,
+        c: unknown,
+      ) => Promise<RenderedFile>
       const file = await render(document, options, { ...base, maxPages, deadline })
       base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
-      return file
+      return finishPdf(file, options, {
+        tools: plugins.registries.pdfTools,
+        fetch,
+        signal: base.signal,
+        log: base.log,
+      })
     }
     const producer = renderProducers.get(request.input.type)
     if (producer) {
@@ -156,7 +189,7 @@ export class RenderRunner {
     if (!input) throw new ProblemError('render_failed', 'This installation no longer offers the input.')
     const { type: _type, ...fields } = request.input
     base.log(`input ${request.input.type}`)
-    const resolve = input.resolve as (i: unknown, c: unknown) => Promise<RenderDocument>
+    const resolve = input.resolve.bind(input) as (i: unknown, c: unknown) => Promise<RenderDocument>
     const document = await resolve(fields, { ...base, data, fetch })
     return { files: [await print(document)] }
   }

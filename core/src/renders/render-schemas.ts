@@ -68,6 +68,22 @@ export const ConvenienceFields = {
   webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 }
 
+/** SPEC 2.16 template input of `POST /v1/renders` (the templates feature resolves it). */
+export const TemplateVersionSchema = Type.Union([
+  Type.Literal('live'),
+  Type.Literal('draft'),
+  Type.Integer({ minimum: 1 }),
+])
+export const TemplateInputSchema = Type.Object(
+  {
+    type: Type.Literal('template'),
+    template_id: Type.String({ minLength: 1, maxLength: 100 }),
+    version: Type.Optional(TemplateVersionSchema),
+    dataset_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+)
+
 export const CreateRenderBody = Type.Object(
   {
     ...SharedRenderFields,

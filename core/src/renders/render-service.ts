@@ -3,11 +3,14 @@ import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Plan } from '../plans/plan.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
+import { assertHostingFits } from './render-hosting.ts'
+import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 import { RenderValidation } from './render-validation.ts'
@@ -37,6 +40,7 @@ export class RenderService {
   readonly #validation: RenderValidation
   readonly #rateLimiter: RateLimiter
   readonly #producers: RenderProducers
+  readonly #fileStore: FileStore
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -45,7 +49,9 @@ export class RenderService {
     plugins: PluginSet
     rateLimiter: RateLimiter
     renderProducers: RenderProducers
+    fileStore: FileStore
   }) {
+    this.#fileStore = deps.fileStore
     this.#producers = deps.renderProducers
     this.#rateLimiter = deps.rateLimiter
     this.#renders = deps.renderRepository
@@ -65,6 +71,8 @@ export class RenderService {
       producer.validate?.(request)
       if (!producer.ownsOutput) this.#validation.assertOutput(output)
     }
+    const retentionDays = this.#retentionDays(auth, plan, input.retentionDays)
+    assertHostingFits(request, retentionDays)
     if (!auth.workspace.regions.includes(this.#config.region)) {
       throw new ProblemError(
         'region_not_enabled',
@@ -80,8 +88,9 @@ export class RenderService {
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
+    const id = newId('render')
     const render: Render = {
-      id: newId('render'),
+      id,
       workspace_id: auth.workspace.id,
       test: auth.test,
       status: 'queued',
@@ -96,12 +105,11 @@ export class RenderService {
       key_id: auth.key.id,
       mode: input.mode,
       priority: input.priority,
-      request,
+      request: await storeLargeBodies(this.#fileStore, { id, workspace_id: auth.workspace.id }, request),
       result: null,
       warnings: [],
       error: null,
-      // test files live 24 hours (SPEC 8); live ones the plan's retention unless the request says
-      retention_days: auth.test ? 1 : (input.retentionDays ?? plan.limits.retention_days),
+      retention_days: retentionDays,
       job_id: null,
       attempts: 0,
       created_at: at,
@@ -118,6 +126,25 @@ export class RenderService {
     )
     await this.#renders.setJob(render.id, jobId)
     return { ...render, job_id: jobId }
+  }
+
+  /**
+   * Files are kept the plan's retention, or less when the request says (0: zero retention); the
+   * same request is valid with either key, and test files go after 24 hours at most (SPEC 8).
+   */
+  #retentionDays(auth: AuthContext, plan: Plan, requested: number | null): number {
+    const most = plan.limits.retention_days
+    if (requested !== null && requested > most) {
+      throw validationProblem([
+        {
+          path: '/retention_days',
+          code: 'maximum',
+          message: `the ${plan.name} plan keeps files at most ${most} days`,
+        },
+      ])
+    }
+    const days = requested ?? most
+    return auth.test ? Math.min(days, 1) : days
   }
 
   /** A plan without overage stops live renders at its included renders (SPEC 7.3 402); test keys keep working. */
@@ -165,6 +192,7 @@ export class RenderService {
         message: 'Canceled before it started.',
       })
       if (canceled && render.job_id) await this.#queue.cancel(render.job_id).catch(() => false)
+      if (canceled) await discardLargeBodies(this.#fileStore, render)
     }
     return this.get(auth, id)
   }

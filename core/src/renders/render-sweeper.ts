@@ -1,11 +1,13 @@
 import type { Logger } from 'pino'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Config } from '../kernel/config.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
 import { renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import type { RenderFiles } from './render-files.ts'
+import { discardLargeBodies } from './render-input-bodies.ts'
 import type { RenderRepository } from './render-repository.ts'
 
 const QUEUED_LOST_AFTER_MS = 24 * 3600 * 1000
@@ -20,6 +22,7 @@ export class RenderSweeper {
   readonly #completion: RenderCompletion
   readonly #config: Config
   readonly #log: Logger
+  readonly #store: FileStore
   readonly #events: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks }
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> = Promise.resolve()
@@ -32,7 +35,9 @@ export class RenderSweeper {
     log: Logger
     eventOutbox: EventOutbox
     renderFileLinks: RenderFileLinks
+    fileStore: FileStore
   }) {
+    this.#store = deps.fileStore
     this.#events = { eventOutbox: deps.eventOutbox, renderFileLinks: deps.renderFileLinks }
     this.#renders = deps.renderRepository
     this.#files = deps.renderFiles
@@ -81,6 +86,7 @@ export class RenderSweeper {
         renderEventWriter(this.#events, 'render.failed', lostRender, []),
       )
       if (moved) {
+        await discardLargeBodies(this.#store, render)
         lost++
         this.#completion.notify(render.id)
       }
@@ -88,7 +94,7 @@ export class RenderSweeper {
     let expired = 0
     for (const render of await this.#renders.expiring(now.toISOString(), 100)) {
       // SPEC 3: the end of retention (not a purge) sends render.expired
-      if (await this.#files.expire(render, now, true)) {
+      if (await this.#files.endRetention(render, now)) {
         expired++
       }
     }

@@ -11,13 +11,16 @@ export interface RenderRequest {
   data: Record<string, unknown> | null
   data_url: string | null
   output: { format: FileFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
-  delivery: { type: DeliveryType }
+  /** `email` is kept to check it fits the render's hosting (email delivery comes later) */
+  delivery: { type: DeliveryType; email?: { rule_id: string }[] }
   filename: string | null
   /** seconds signed file URLs stay valid */
   expires_in: number | null
   hosted: boolean | null
   webhook: { url: string; events?: string[] } | null
   timeout_behavior: 'continue' | 'cancel'
+  /** input fields kept in the file store instead (render-input-bodies.ts): field -> storage key */
+  stored_bodies?: Record<string, string>
 }
 
 export interface RenderError {

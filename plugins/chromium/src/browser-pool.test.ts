@@ -124,7 +124,8 @@ describe('browser pool limits', () => {
   })
 
   it('ends a page that never settles in wait_timeout, and the next render works', async () => {
-    const ctx = outputContext({ deadline: Date.now() + 2_500 })
+    // long enough that even a loaded machine has asked for the image before the deadline
+    const ctx = outputContext({ deadline: Date.now() + 5_000 })
     const err = await render(`<p>x</p><img src="${server.url('/hang')}">`, ctx).catch((e) => e)
     expect(err).toBeInstanceOf(ProblemError)
     expect(err.code).toBe('wait_timeout')

@@ -1,9 +1,13 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
 import { type Static, Type } from 'typebox'
 import type { BrowserPool } from './browser-pool.ts'
+import { LocaleSchema } from './page-locale.ts'
 import { renderDocument } from './render-document.ts'
 
-export const HtmlOptionsSchema = Type.Object({}, { additionalProperties: false })
+export const HtmlOptionsSchema = Type.Object(
+  { locale: Type.Optional(LocaleSchema) },
+  { additionalProperties: false },
+)
 export type HtmlOptions = Static<typeof HtmlOptionsSchema>
 
 /** The `html` output: the DOM after the page has loaded and its scripts have run. */
@@ -17,8 +21,11 @@ export class HtmlOutput implements RenderOutput<HtmlOptions> {
     this.pool = pool
   }
 
-  async render(doc: RenderDocument, _options: HtmlOptions, ctx: OutputContext): Promise<RenderedFile> {
-    const html = await renderDocument(this.pool, doc, ctx, { produce: ({ page }) => page.content() })
+  async render(doc: RenderDocument, options: HtmlOptions, ctx: OutputContext): Promise<RenderedFile> {
+    const html = await renderDocument(this.pool, doc, ctx, {
+      locale: options?.locale,
+      produce: ({ page }) => page.content(),
+    })
     return { format: 'html', contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html, 'utf8') }
   }
 }

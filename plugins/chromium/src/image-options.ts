@@ -1,5 +1,6 @@
 import type { RenderWarningCode } from '@docsvc/core/sdk'
 import { type Static, Type } from 'typebox'
+import { LocaleSchema } from './page-locale.ts'
 
 /** Chromium cannot capture more than this many pixels per side (and SPEC 8 caps canvases there). */
 export const MAX_IMAGE_SIDE = 16_384
@@ -29,6 +30,7 @@ export const ImageOptionsSchema = Type.Object(
     ),
     quality: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     transparent: Type.Optional(Type.Boolean()),
+    locale: Type.Optional(LocaleSchema),
   },
   { additionalProperties: false },
 )

@@ -40,6 +40,7 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
     const bytes = await renderDocument(this.pool, doc, ctx, {
       viewport: { ...viewport, deviceScaleFactor: scale },
       transparent,
+      locale: o.locale,
       produce: async ({ page, cdp }) => {
         const area = fitArea(await captureArea(page, target, viewport), scale, warn)
         if (ctx.test) await addTestWatermark(page, watermarkFontPx(area.width, area.height), area)

@@ -1,11 +1,56 @@
 import type { RenderWarningCode } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
+import { LocaleSchema } from './page-locale.ts'
 
 const Length = Type.Union([
   Type.Number({ minimum: 0 }),
   Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$', description: 'a number with px, in, cm or mm' }),
 ])
+
+const Password = Type.Union([Type.String({ maxLength: 127 }), Type.Null()])
+const Allowed = Type.Optional(Type.Boolean())
+
+/** `pdf.protect` and the protect tool (SPEC 4.4): AES-256 with a user and/or owner password. */
+const Protect = Type.Object(
+  {
+    user_password: Type.Optional(Password),
+    owner_password: Type.Optional(Password),
+    permissions: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            print: Allowed,
+            print_high_res: Allowed,
+            copy: Allowed,
+            fill_forms: Allowed,
+            modify: Allowed,
+            annotate: Allowed,
+            assemble: Allowed,
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** One `pdf.attachments` entry: a file by `url` or `data_uri`, embedded with its AFRelationship. */
+const Attachment = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    data_uri: Type.Optional(Type.String({ minLength: 1 })),
+    mime_type: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    relationship: Type.Optional(
+      Type.Union(['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'].map((r) => Type.Literal(r))),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 /** PdfOptions (DESIGN.md §10), snake_case like the rest of the API. */
 export const PdfOptionsSchema = Type.Object(
@@ -44,11 +89,12 @@ export const PdfOptionsSchema = Type.Object(
     prefer_css_page_size: Type.Optional(Type.Boolean()),
     tagged: Type.Optional(Type.Boolean()),
     outline: Type.Optional(Type.Boolean()),
+    locale: Type.Optional(LocaleSchema),
     // applied after the browser by post-processing; accepted here so one schema checks output.pdf
     pdfa: Type.Optional(Type.Union([Type.Literal('2b'), Type.Literal('3b')])),
     pdfua: Type.Optional(Type.Boolean()),
-    attachments: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-    protect: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    attachments: Type.Optional(Type.Array(Attachment, { maxItems: 20 })),
+    protect: Type.Optional(Protect),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
@@ -147,20 +193,34 @@ export function pdfPlan(
   return { print, paper, margin, scale: options.scale ?? 1 }
 }
 
-// Runs in the page: the height of each template at the sheet's width, in a hidden shadow root.
-const MEASURE = `((templates, width) => templates.map((html) => {
+/**
+ * Measured on the Chromium we ship: header and footer templates are printed 20 CSS px from the
+ * sheet's edge whatever the margins, size or scale; each is a flex row (blocks stand side by
+ * side, margins do not collapse); and text has no size unless the template gives one in absolute
+ * units (the template frame's default font size is 0, so `medium` and `em` print nothing).
+ */
+export const TEMPLATE_EDGE_PX = 20
+
+// Runs in the page: each template laid out the way Chromium prints it, at the sheet's width, in a
+// hidden shadow root (its styles stay inside, and innerHTML runs no scripts, as in the print).
+const MEASURE = `((templates, width, edge) => templates.map((html, i) => {
   if (!html) return 0
   const host = document.createElement('div')
   host.setAttribute('style', 'all: initial; position: absolute; left: -100000px; top: 0; visibility: hidden; width: ' + width + 'px')
   const root = host.attachShadow({ mode: 'closed' })
-  const box = document.createElement('div')
-  box.setAttribute('style', 'display: flow-root; font-size: 12px')
-  box.innerHTML = html
-  root.appendChild(box)
+  const frame = document.createElement('div')
+  frame.setAttribute('style', 'display: flex; font-size: 0; line-height: normal; align-items: ' + (i === 0 ? 'flex-start' : 'flex-end'))
+  frame.innerHTML = html
+  root.appendChild(frame)
   document.documentElement.appendChild(host)
-  const height = box.getBoundingClientRect().height
+  // what prints: the boxes of the content (a last margin prints nothing), from the template's edge
+  const range = document.createRange()
+  range.selectNodeContents(frame)
+  const content = range.getBoundingClientRect()
+  const box = frame.getBoundingClientRect()
   host.remove()
-  return height
+  if (content.width === 0 && content.height === 0) return 0
+  return edge + (i === 0 ? content.bottom - box.top : box.bottom - content.top)
 }))`
 
 /** header_footer_overlap when a template is taller than the margin it is printed in. */
@@ -173,7 +233,7 @@ export async function checkHeaderFooterFit(
   if (options.header_html === undefined && options.footer_html === undefined) return
   const templates = JSON.stringify([options.header_html ?? '', options.footer_html ?? ''])
   const [header = 0, footer = 0] = (await page.evaluate(
-    `${MEASURE}(${templates}, ${plan.paper.width})`,
+    `${MEASURE}(${templates}, ${plan.paper.width}, ${TEMPLATE_EDGE_PX})`,
   )) as number[]
   const parts = [
     ['header', header, plan.margin.top, 'top'],
@@ -183,7 +243,7 @@ export async function checkHeaderFooterFit(
     if (height > margin + 0.5)
       warn(
         'header_footer_overlap',
-        `the ${name} is ${Math.ceil(height)}px tall but margin.${side} is ${Math.floor(margin)}px; it overlaps the content or is cut off (set margin.${side} to at least ${Math.ceil(height)}px)`,
+        `the ${name} reaches ${Math.ceil(height)}px from the ${side} of the sheet but margin.${side} is ${Math.floor(margin)}px; it overlaps the content (set margin.${side} to at least ${Math.ceil(height)}px)`,
       )
   }
 }

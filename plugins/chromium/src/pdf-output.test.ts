@@ -83,7 +83,40 @@ describe('pdf output', () => {
       ctx,
     )
     expect(ctx.warnings.map((w) => w.code)).toEqual(['header_footer_overlap'])
-    expect(ctx.warnings[0]?.message).toMatch(/header is 120px tall but margin.top is 37px/)
+    // printed 20px from the edge: 20 + 120
+    expect(ctx.warnings[0]?.message).toMatch(
+      /header reaches 140px from the top of the sheet but margin.top is 37px/,
+    )
+  })
+
+  it('measures templates the way Chromium prints them: side by side, sizeless text, 20px in', async () => {
+    const box = (px: number) => `<div style="width: 100px; height: ${px}px; background: #000"></div>`
+    const cases: [string, Record<string, unknown>, boolean][] = [
+      // two 30px blocks stand side by side in the header row: it ends at 50px, inside 55px
+      ['side by side', { header_html: box(30) + box(30), margin: { top: '55px' } }, false],
+      // text without an absolute font size prints nothing at all
+      ['sizeless text', { header_html: '<div>one<br>two<br>three</div>', margin: { top: '10px' } }, false],
+      // a 50px footer ends 70px from the bottom: over a 60px margin
+      ['footer over its margin', { footer_html: box(50), margin: { bottom: '60px' } }, true],
+      ['footer inside its margin', { footer_html: box(50), margin: { bottom: '72px' } }, false],
+      // a paragraph's margin does not collapse into the header: its text ends at 20 + 10 + 12
+      [
+        'paragraph margin',
+        { header_html: '<p style="font-size: 10px">Report</p>', margin: { top: '36px' } },
+        true,
+      ],
+      [
+        'paragraph inside',
+        { header_html: '<p style="font-size: 10px">Report</p>', margin: { top: '45px' } },
+        false,
+      ],
+    ]
+    for (const [label, options, overlaps] of cases) {
+      const ctx = outputContext()
+      await pdf.render(threePages, options, ctx)
+      const codes = ctx.warnings.map((w) => w.code)
+      expect(codes, label).toEqual(overlaps ? ['header_footer_overlap'] : [])
+    }
   })
 
   it('prints only page_ranges', async () => {

@@ -21,6 +21,7 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
   async render(doc: RenderDocument, options: PdfOptions, ctx: OutputContext): Promise<RenderedFile> {
     const plan = pdfPlan(options ?? {}, (code, message) => ctx.warn(code, message))
     const bytes = await renderDocument(this.pool, doc, ctx, {
+      locale: options?.locale,
       produce: async ({ page }) => {
         await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
         if (ctx.test) {

@@ -8,6 +8,8 @@ export interface PooledPage {
   readonly origins: Set<string>
   /** the emulated viewport now in effect (renders set theirs, an unchanged one stays) */
   viewport: string | undefined
+  /** the `locale` override in effect (page-locale.ts); undefined: the browser's own */
+  locale: string | undefined
   /** page scripts are switched off (a document that cannot run any, see mayRunScripts) */
   scriptsOff: boolean
   /** scripts ran or a frame navigated: the window must be replaced before the next render */
@@ -65,6 +67,7 @@ export async function openPage(context: BrowserContext): Promise<PooledPage> {
     cdp,
     origins: new Set(),
     viewport: undefined,
+    locale: undefined,
     scriptsOff: false,
     dirty: false,
     uses: 0,

@@ -2,6 +2,7 @@ import type { OutputContext, RenderDocument } from '@docsvc/core/sdk'
 import { AssetWatch } from './asset-watch.ts'
 import type { BrowserPool } from './browser-pool.ts'
 import { loadDocument, urlContextOptions } from './page-loader.ts'
+import { useLocale } from './page-locale.ts'
 import { DEFAULT_VIEWPORT, type PooledPage, useScripts, useViewport, type Viewport } from './pooled-page.ts'
 import { mayRunScripts } from './script-detection.ts'
 
@@ -14,6 +15,8 @@ export interface RenderSteps<T> {
    * opaque override does not bring it back.
    */
   transparent?: boolean
+  /** the `locale` option: navigator.language, Intl and Accept-Language (page-locale.ts) */
+  locale?: string | undefined
   /** once the document is ready: produce the bytes */
   produce(pooled: PooledPage): Promise<T>
 }
@@ -46,6 +49,11 @@ export async function renderDocument<T>(
       try {
         await useViewport(pooled, steps.viewport ?? DEFAULT_VIEWPORT)
         await useScripts(pooled, doc.kind === 'url' || mayRunScripts(doc.html))
+        if (!(await useLocale(pooled, steps.locale)))
+          ctx.warn(
+            'locale_unsupported',
+            `Chromium has no locale data for ${steps.locale}; the page used en-US`,
+          )
         await loadDocument(pooled, doc, ctx, { watch, proxy: pool.proxy })
         phase.loading = false
         return await steps.produce(pooled)

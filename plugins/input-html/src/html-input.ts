@@ -1,7 +1,7 @@
 import type { InputContext, RenderDocument, RenderInput } from '@docsvc/core/sdk'
 import { type HtmlInputFields, HtmlInputSchema } from './html-input-schema.ts'
 import { injectHead } from './inject-head.ts'
-import { renderLiquid } from './templating/index.ts'
+import { renderLiquidForRender } from './templating/index.ts'
 
 /** `{ type: 'html', html, head?, templating?, base_url? }` -> an HTML document. */
 export function createHtmlInput(): RenderInput<HtmlInputFields> {
@@ -13,8 +13,8 @@ export function createHtmlInput(): RenderInput<HtmlInputFields> {
       let html = input.html
       let head = input.head ?? undefined
       if (input.templating === true) {
-        html = await renderLiquid(html, ctx.data)
-        if (head) head = await renderLiquid(head, ctx.data, { label: 'head' })
+        html = await renderLiquidForRender(html, ctx.data, ctx)
+        if (head) head = await renderLiquidForRender(head, ctx.data, ctx, { label: 'head' })
       } else if (Object.keys(ctx.data).length > 0) {
         ctx.warn('feature_unavailable', '`data` was ignored: set `templating: true` to use it in the HTML')
       }

@@ -1,5 +1,5 @@
 import type { InputContext, RenderDocument, RenderInput } from '@docsvc/core/sdk'
-import { renderLiquid } from '@docsvc/input-html/templating'
+import { renderLiquidForRender } from '@docsvc/input-html/templating'
 import { markdownDocument } from './markdown-document.ts'
 import { type MarkdownInputFields, MarkdownInputSchema } from './markdown-input-schema.ts'
 
@@ -13,7 +13,7 @@ export function createMarkdownInput(): RenderInput<MarkdownInputFields> {
       let markdown = input.markdown
       if (input.templating === true) {
         // Liquid runs over the source, so error lines and columns are the Markdown's own
-        markdown = await renderLiquid(markdown, ctx.data)
+        markdown = await renderLiquidForRender(markdown, ctx.data, ctx)
       } else if (Object.keys(ctx.data).length > 0) {
         ctx.warn(
           'feature_unavailable',

@@ -1,1 +1,28 @@
-export {}
+import { definePlugin } from '@docsvc/core/sdk'
+import { attachTool } from './attach-tool.ts'
+import { mergeTool } from './merge-tool.ts'
+import { metadataTool } from './metadata-tool.ts'
+import { protectTool } from './protect-tool.ts'
+import { rotateTool } from './rotate-tool.ts'
+import { splitTool } from './split-tool.ts'
+import { unlockTool } from './unlock-tool.ts'
+
+export { type Attachment, attachTool } from './attach-tool.ts'
+export { parsePages, resolvePages } from './page-ranges.ts'
+export { DEFAULT_PERMISSIONS, type Permissions } from './protect-tool.ts'
+export { MAX_SPLIT_OUTPUTS, splitStem } from './split-tool.ts'
+
+const TOOLS = [mergeTool, metadataTool, protectTool, rotateTool, splitTool, unlockTool, attachTool]
+
+/**
+ * The PDF tools of SPEC 4.4 (and `attach` for `pdf.attachments`): @cantoo/pdf-lib for structure,
+ * the qpdf command (Debian `qpdf`) for byte work such as AES-256 (DESIGN.md §2).
+ */
+export const pdfToolsPlugin = definePlugin({
+  id: 'pdf-tools',
+  apiVersion: '^1',
+  provides: { pdfTools: TOOLS.map((t) => t.name) },
+  register({ registries }) {
+    for (const tool of TOOLS) registries.pdfTools.add(tool.name, tool)
+  },
+})

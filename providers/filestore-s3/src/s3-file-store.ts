@@ -63,6 +63,19 @@ export class S3FileStore implements FileStore {
     )
   }
 
+  async putStream(key: string, stream: Readable, size: number, contentType: string): Promise<void> {
+    // a known length lets one PutObject carry the stream without buffering it
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#objectKey(key),
+        Body: stream,
+        ContentType: contentType,
+        ContentLength: size,
+      }),
+    )
+  }
+
   async get(key: string): Promise<{ stream: Readable; size: number } | undefined> {
     try {
       const out = await this.#client.send(

@@ -1,4 +1,96 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
-// Placeholder: the feature fills this migration in.
-export async function up(_db: Kysely<unknown>): Promise<void> {}
+// Webhook endpoints (SPEC 2.12), their deliveries (2.13) and every attempt of a delivery. The
+// deliveries table is also the retry schedule: `next_attempt_at` survives a restart.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('webhook_endpoints')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('workspace_id', 'text', (c) => c.notNull())
+    .addColumn('test', 'integer', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('events', 'text', (c) => c.notNull())
+    .addColumn('template_ids', 'text')
+    .addColumn('headers', 'text', (c) => c.notNull())
+    .addColumn('is_default', 'integer', (c) => c.notNull())
+    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('previous_secret', 'text')
+    .addColumn('previous_secret_expires_at', 'text')
+    .addColumn('failing_since', 'text')
+    .addColumn('disabled_reason', 'text')
+    .addColumn('disabled_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute()
+  await db.schema
+    .createIndex('webhook_endpoints_workspace')
+    .on('webhook_endpoints')
+    .columns(['workspace_id', 'test', 'id'])
+    .execute()
+
+  await db.schema
+    .createTable('webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('workspace_id', 'text', (c) => c.notNull())
+    .addColumn('test', 'integer', (c) => c.notNull())
+    .addColumn('endpoint_id', 'text')
+    .addColumn('url', 'text')
+    .addColumn('event_id', 'text', (c) => c.notNull())
+    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('render_id', 'text')
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempt', 'integer', (c) => c.notNull())
+    .addColumn('manual', 'integer', (c) => c.notNull())
+    .addColumn('replay_of', 'text')
+    .addColumn('next_attempt_at', 'text')
+    .addColumn('due_at', 'text')
+    .addColumn('last_attempt_at', 'text')
+    .addColumn('response_status', 'integer')
+    .addColumn('response_body', 'text')
+    .addColumn('latency_ms', 'integer')
+    .addColumn('error', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute()
+  await db.schema
+    .createIndex('webhook_deliveries_list')
+    .on('webhook_deliveries')
+    .columns(['workspace_id', 'test', 'id'])
+    .execute()
+  // partial: the scheduler scans only deliveries still to attempt
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['due_at'])
+    .where(sql.ref('due_at'), 'is not', null)
+    .execute()
+  // counting deliveries a job holds (attempt due, scheduler to look again later)
+  await db.schema
+    .createIndex('webhook_deliveries_next_attempt')
+    .on('webhook_deliveries')
+    .columns(['next_attempt_at'])
+    .where(sql.ref('next_attempt_at'), 'is not', null)
+    .execute()
+  await db.schema
+    .createIndex('webhook_deliveries_age')
+    .on('webhook_deliveries')
+    .columns(['created_at'])
+    .execute()
+
+  await db.schema
+    .createTable('webhook_delivery_attempts')
+    .addColumn('delivery_id', 'text', (c) => c.notNull())
+    .addColumn('attempt', 'integer', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('sent_at', 'text', (c) => c.notNull())
+    .addColumn('request_headers', 'text', (c) => c.notNull())
+    .addColumn('response_status', 'integer')
+    .addColumn('response_body', 'text')
+    .addColumn('latency_ms', 'integer', (c) => c.notNull())
+    .addColumn('error', 'text')
+    .addPrimaryKeyConstraint('webhook_delivery_attempts_pk', ['delivery_id', 'attempt'])
+    .execute()
+}

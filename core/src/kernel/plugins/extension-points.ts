@@ -12,9 +12,55 @@ export type InputPlugin = RenderInput<never>
 /** Produces bytes of one format (pdf, png, jpeg, webp, html). */
 export type OutputPlugin = RenderOutput<never>
 
+/** One input PDF of a tool, already fetched and checked to start like a PDF. */
+export interface PdfToolSource {
+  bytes: Buffer
+  /** a file name for it (merge bookmarks), e.g. the upload's name */
+  name: string
+}
+
+export interface PdfToolContext {
+  /** aborted on cancel, on the render timeout, or when the worker stops */
+  signal: AbortSignal
+  log(message: string): void
+}
+
+export interface PdfToolFile {
+  format: 'pdf' | 'zip'
+  bytes: Buffer
+  pages?: number
+  /** the stored file name when the tool decides it (split parts) */
+  filename?: string
+}
+
+export interface PdfToolOutput {
+  /** empty for a metadata read */
+  files: PdfToolFile[]
+  /** the render's `result` (the metadata tool's report) */
+  result?: Record<string, unknown>
+}
+
+/** A problem with one request field, found before any PDF is read (see FieldProblem). */
+export interface PdfToolFieldProblem {
+  /** JSON Pointer into the tool's options, e.g. `/pages` */
+  path: string
+  code: string
+  message: string
+}
+
+/**
+ * One operation of the PDF tools (SPEC 4.4): merge, metadata, protect, rotate, split, unlock,
+ * and `attach` for the `pdf.attachments` render option. Core owns the routes and fetches the
+ * sources; the tool gets their bytes and its own validated request fields as `options`.
+ * Failures are ProblemErrors (`invalid_pdf_source`, `pdf_password_required`, `validation_error`).
+ */
 export interface PdfTool {
   readonly name: string
-  [member: string]: unknown
+  /** request checks that need no PDF (page syntax, password rules); run when the render is created */
+  check?(options: Record<string, unknown>): PdfToolFieldProblem[]
+  /** how many files it makes for these options, when that is known before a PDF is read (default 1) */
+  fileCount?(options: Record<string, unknown>): number | undefined
+  run(sources: PdfToolSource[], options: Record<string, unknown>, ctx: PdfToolContext): Promise<PdfToolOutput>
 }
 
 export interface EinvoiceProfile {

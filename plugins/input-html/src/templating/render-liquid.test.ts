@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { positionOf, renderLiquid } from './index.ts'
+import {
+  configureLiquidWorkers,
+  DEFAULT_LIQUID_WORKERS,
+  positionOf,
+  renderLiquid,
+  renderLiquidWithWarnings,
+  stopLiquidWorkers,
+} from './index.ts'
 
 async function codeOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -24,6 +31,56 @@ describe('renderLiquid', () => {
     expect(await codeOf(renderLiquid('{% include "other" %}', {}, { partials }))).toMatchObject({
       code: 'template_runtime_error',
     })
+    // no file system behind the map, not even by absolute or relative path
+    for (const path of ['/etc/hostname', '../../../package.json', 'render-liquid.ts']) {
+      const err = await renderLiquid(`{% render "${path}" %}`, {}, { partials }).catch((e: Error) => e)
+      expect(err).toMatchObject({
+        code: 'template_runtime_error',
+        detail: `partial "${path}" not found (line 1, column 1)`,
+      })
+    }
+  })
+
+  it('names the partial an error happened in, with the position inside it', async () => {
+    const partials = { row: '<tr>\n<td>{{ r.price }}</td></tr>' }
+    const source = '{% for r in rows %}{% render "row", r: r %}{% endfor %}'
+    const err = await renderLiquid(
+      source,
+      { rows: [{}] },
+      { partials, strictVariables: true, label: 'body' },
+    ).catch((e: { code: unknown; detail: unknown; extras: unknown }) => e)
+    expect(err).toMatchObject({
+      code: 'template_runtime_error',
+      detail: 'body: partial "row": undefined variable: r.price (line 2, column 8)',
+      extras: { line: 2, column: 8, excerpt: '<td>{{ r.price }}</td></tr>' },
+    })
+  })
+
+  it('returns warnings beside the output when asked', async () => {
+    expect(await renderLiquidWithWarnings('{{ "ok" | upcase }}', {})).toEqual({ output: 'OK', warnings: [] })
+  })
+
+  it('refuses data that cannot cross to the worker, and keeps serving', async () => {
+    await expect(renderLiquid('{{ f }}', { f: () => 1 })).rejects.toThrow(/could not be cloned/)
+    expect(await renderLiquid('{{ d.a }}', { d: { a: 'cloned' } })).toBe('cloned')
+  })
+
+  it('starts fresh workers after a stop, and honours a smaller heap budget', async () => {
+    await stopLiquidWorkers()
+    expect(await renderLiquid('{{ 2 | times: 3 }}', {})).toBe('6')
+    configureLiquidWorkers({ heapMb: 32 })
+    try {
+      const bomb =
+        '{% assign a = "x,y" | split: "," %}{% for i in (1..40) %}{% assign a = a | concat: a %}{% endfor %}'
+      expect(
+        await codeOf(
+          renderLiquid(bomb, {}, { limits: { memory: Number.MAX_SAFE_INTEGER, renderMs: 30_000 } }),
+        ),
+      ).toEqual({ code: 'template_fuel_exhausted', extras: {} })
+    } finally {
+      configureLiquidWorkers(DEFAULT_LIQUID_WORKERS)
+    }
+    expect(await renderLiquid('{{ 2 | times: 3 }}', {})).toBe('6')
   })
 
   it('makes undefined variables runtime errors when strict', async () => {

@@ -1,6 +1,8 @@
-import { Liquid } from 'liquidjs'
+import { availableParallelism } from 'node:os'
+import type { RenderWarning } from '@docsvc/core/sdk'
 import { DEFAULT_LIQUID_LIMITS, type LiquidLimits } from './liquid-limits.ts'
-import { templateProblem } from './template-problem.ts'
+import { LiquidWorkerPool, type LiquidWorkerPoolOptions } from './liquid-worker-pool.ts'
+import { templateLabel, templateProblemOf } from './template-problem.ts'
 
 export interface RenderLiquidOptions {
   /** names the template in error details when a request has several (e.g. `head`) */
@@ -9,50 +11,81 @@ export interface RenderLiquidOptions {
   partials?: Record<string, string>
   /** an undefined variable is a template_runtime_error instead of an empty string */
   strictVariables?: boolean
+  /** the locale of money, number and date filters that name none (e.g. the render's); en-US if unset */
+  locale?: string
   limits?: Partial<LiquidLimits>
 }
 
-let sharedEngine: Liquid | undefined
+/** A rendered template and the warnings its filters raised (e.g. `locale_unsupported`). */
+export interface LiquidRendering {
+  output: string
+  warnings: RenderWarning[]
+}
+
+export const DEFAULT_LIQUID_WORKERS: LiquidWorkerPoolOptions = {
+  size: Math.min(4, Math.max(2, availableParallelism())),
+  heapMb: 128,
+}
+
+let poolOptions = DEFAULT_LIQUID_WORKERS
+let pool: LiquidWorkerPool | undefined
 
 /**
- * Renders a Liquid template with `data`. Pure apart from the CPU it burns: no file system, no
- * JavaScript, only the data's own properties; errors are ProblemErrors with line and column.
+ * Renders a Liquid template with `data`. Evaluation happens in a worker thread that is killed at
+ * the time or heap budget: no file system, no JavaScript, only the data's own properties (which
+ * must be structured-cloneable, as JSON is). Errors are ProblemErrors with line and column.
  */
 export async function renderLiquid(
   source: string,
   data: Record<string, unknown>,
   options: RenderLiquidOptions = {},
 ): Promise<string> {
+  return (await renderLiquidWithWarnings(source, data, options)).output
+}
+
+/** renderLiquid, with the render warnings the template's filters raised. */
+export async function renderLiquidWithWarnings(
+  source: string,
+  data: Record<string, unknown>,
+  options: RenderLiquidOptions = {},
+): Promise<LiquidRendering> {
   const limits = { ...DEFAULT_LIQUID_LIMITS, ...options.limits }
-  try {
-    return await engineFor(options, limits).parseAndRender(source, data, {
-      strictVariables: options.strictVariables ?? false,
-      renderLimit: limits.renderMs,
-      memoryLimit: limits.memory,
-    })
-  } catch (err) {
-    throw templateProblem(err, options.label)
-  }
-}
-
-function engineFor(options: RenderLiquidOptions, limits: LiquidLimits): Liquid {
-  // parse limit and partials are per engine; the common case shares one engine
-  if (options.partials || limits.parseChars !== DEFAULT_LIQUID_LIMITS.parseChars) {
-    return createEngine(options.partials ?? {}, limits.parseChars)
-  }
-  sharedEngine ??= createEngine({}, DEFAULT_LIQUID_LIMITS.parseChars)
-  return sharedEngine
-}
-
-function createEngine(partials: Record<string, string>, parseChars: number): Liquid {
-  return new Liquid({
-    // an in-memory map replaces the file system: includes see only these partials
-    templates: partials,
-    strictFilters: true,
-    ownPropertyOnly: true,
-    parseLimit: parseChars,
-    // the OS's default locale must not leak into documents
-    locale: 'en-US',
-    cache: false,
+  const reply = await workerPool().run({
+    source,
+    data,
+    partials: options.partials ?? {},
+    strictVariables: options.strictVariables ?? false,
+    locale: options.locale,
+    parseChars: limits.parseChars,
+    renderMs: limits.renderMs,
+    memory: limits.memory,
+    outputChars: limits.outputChars,
   })
+  if ('error' in reply) throw templateProblemOf(reply.error, templateLabel(options.label, reply.partial))
+  return { output: reply.output, warnings: reply.warnings }
+}
+
+/** Sets the worker threads' count and heap budget (at start-up: templates in progress fail). */
+export function configureLiquidWorkers(options: Partial<LiquidWorkerPoolOptions>): void {
+  poolOptions = { ...poolOptions, ...options }
+  const old = pool
+  pool = undefined
+  void old?.close()
+}
+
+/** Starts the worker threads ahead of the first template (e.g. when a render worker starts). */
+export function warmLiquidWorkers(): void {
+  workerPool().warm()
+}
+
+/** Terminates the worker threads (shutdown); the next template starts fresh ones. */
+export async function stopLiquidWorkers(): Promise<void> {
+  const old = pool
+  pool = undefined
+  await old?.close()
+}
+
+function workerPool(): LiquidWorkerPool {
+  pool ??= new LiquidWorkerPool(poolOptions)
+  return pool
 }

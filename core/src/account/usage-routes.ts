@@ -1,0 +1,99 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import { type Static, Type } from 'typebox'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { GRANULARITIES, GROUP_BYS, MAX_SPAN_DAYS, parseUsageQuery } from './usage-query.ts'
+import { UsageRepository } from './usage-repository.ts'
+import { usageSeries } from './usage-series.ts'
+
+const UsageQuery = Type.Object(
+  {
+    from: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'Start, inclusive: a UTC date (YYYY-MM-DD) or an ISO 8601 date-time; default the start of the current cycle',
+      }),
+    ),
+    to: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'End: a UTC date (YYYY-MM-DD, inclusive) or an ISO 8601 date-time (exclusive); default the end of the current cycle',
+      }),
+    ),
+    granularity: Type.Optional(
+      Type.Enum([...GRANULARITIES], {
+        description: `Bucket size, default day; at most ${MAX_SPAN_DAYS.day} days of day buckets or ${MAX_SPAN_DAYS.hour} days of hour buckets`,
+      }),
+    ),
+    group_by: Type.Optional(
+      Type.Enum([...GROUP_BYS], { description: 'Split every bucket by this dimension' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const UsageGroup = Type.Object(
+  { key: Type.Union([Type.String(), Type.Null()]), renders: Type.Integer() },
+  { additionalProperties: false },
+)
+
+const Usage = Type.Object(
+  {
+    object: Type.Literal('usage'),
+    from: Type.String({ format: 'date-time' }),
+    to: Type.String({ format: 'date-time' }),
+    granularity: Type.Enum([...GRANULARITIES]),
+    group_by: Type.Union([Type.Enum([...GROUP_BYS]), Type.Null()]),
+    total: Type.Integer(),
+    groups: Type.Optional(Type.Array(UsageGroup)),
+    series: Type.Array(
+      Type.Object(
+        {
+          start: Type.String({ format: 'date-time' }),
+          end: Type.String({ format: 'date-time' }),
+          renders: Type.Integer(),
+          groups: Type.Optional(Type.Array(UsageGroup)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export async function usageRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const usage = new UsageRepository(container.cradle.db)
+
+  app.get<{ Querystring: Static<typeof UsageQuery> }>(
+    '/usage',
+    {
+      config: { scope: 'account:read' },
+      schema: {
+        tags: ['account'],
+        summary: 'Billed renders over time, per day or hour, optionally grouped',
+        description:
+          'Live renders billed in the window, in UTC buckets, every bucket present. Test renders are free and not counted.',
+        querystring: UsageQuery,
+        response: {
+          200: Usage,
+          ...stdResponses(),
+          400: problemResponse(
+            'Invalid from, to, granularity or group_by, from not before to, or a window too long',
+          ),
+          503: problemResponse('Region degraded or maintenance; Retry-After says when to try again'),
+        },
+      },
+    },
+    async (request) => {
+      const window = parseUsageQuery(request.query)
+      const counts = await usage.count(request.auth!.workspace.id, window)
+      return usageSeries(window, counts, container.cradle.config.region)
+    },
+  )
+}

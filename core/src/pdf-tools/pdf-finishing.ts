@@ -1,0 +1,117 @@
+import type { PdfTool } from '../kernel/plugins/extension-points.ts'
+import type { Registry } from '../kernel/plugins/registry.ts'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { GuardedFetch, RenderedFile } from '../sdk/render-contracts.ts'
+
+// The PDF render options applied after printing (SPEC 2.16): `pdf.attachments` embeds files,
+// then `pdf.protect` encrypts (last, so nothing is added to a file after it is sealed).
+
+/** One attachment may be 10 MB, all of a render's together 25 MB (docs/decisions/0010). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1000 * 1000
+export const MAX_ATTACHMENTS_TOTAL = 25 * 1000 * 1000
+const FETCH_TIMEOUT_MS = 20_000
+const DATA_URI = /^data:([^,;]*)(?:;[^,;]+=[^,;]*)*(;base64)?,(.*)$/s
+
+interface AttachmentOption {
+  name: string
+  url?: string
+  data_uri?: string
+  mime_type?: string
+  description?: string
+  relationship?: string
+}
+
+export interface FinishingDeps {
+  tools: Registry<PdfTool>
+  fetch: GuardedFetch
+  signal: AbortSignal
+  log(message: string): void
+}
+
+/** A printed PDF with its attachments and protection; other files and plain PDFs pass unchanged. */
+export async function finishPdf(
+  file: RenderedFile,
+  options: Record<string, unknown>,
+  deps: FinishingDeps,
+): Promise<RenderedFile> {
+  const attachments = (options.attachments ?? []) as AttachmentOption[]
+  const protect = options.protect as Record<string, unknown> | null | undefined
+  if (file.format !== 'pdf' || (attachments.length === 0 && !protect)) return file
+  let bytes = file.bytes
+  if (attachments.length > 0) {
+    const files = await loadAttachments(attachments, deps.fetch)
+    bytes = await runTool(deps, 'attach', bytes, { files })
+  }
+  if (protect) {
+    const problems = tool(deps, 'protect').check?.(protect) ?? []
+    if (problems.length > 0)
+      throw validationProblem(problems.map((p) => ({ ...p, path: `/output/pdf/protect${p.path}` })))
+    bytes = await runTool(deps, 'protect', bytes, protect)
+  }
+  return { ...file, bytes }
+}
+
+function tool(deps: FinishingDeps, name: string): PdfTool {
+  const found = deps.tools.get(name)
+  if (!found) throw new ProblemError('render_failed', `This installation has no PDF tool ${name}.`)
+  return found
+}
+
+async function runTool(deps: FinishingDeps, name: string, bytes: Buffer, options: Record<string, unknown>) {
+  const out = await tool(deps, name).run([{ bytes, name: 'document.pdf' }], options, deps)
+  const [first] = out.files
+  if (!first) throw new ProblemError('render_failed', `The PDF tool ${name} returned no file.`)
+  return first.bytes
+}
+
+async function loadAttachments(list: AttachmentOption[], fetch: GuardedFetch) {
+  const files = []
+  let total = 0
+  for (const [i, a] of list.entries()) {
+    const bytes = await loadAttachment(a, fetch, i)
+    total += bytes.length
+    if (total > MAX_ATTACHMENTS_TOTAL) {
+      throw new ProblemError(
+        'attachment_failed',
+        `The attachments add up to more than ${MAX_ATTACHMENTS_TOTAL} bytes.`,
+      )
+    }
+    files.push({
+      name: a.name,
+      bytes,
+      ...(a.mime_type ? { mime_type: a.mime_type } : {}),
+      ...(a.description ? { description: a.description } : {}),
+      ...(a.relationship ? { relationship: a.relationship } : {}),
+    })
+  }
+  return files
+}
+
+async function loadAttachment(a: AttachmentOption, fetch: GuardedFetch, index: number): Promise<Buffer> {
+  const label = `attachment ${index + 1} (${a.name})`
+  let bytes: Buffer
+  if ((a.url === undefined) === (a.data_uri === undefined)) {
+    throw new ProblemError('attachment_failed', `${label} needs exactly one of url or data_uri.`)
+  }
+  if (a.data_uri !== undefined) {
+    const match = DATA_URI.exec(a.data_uri)
+    if (!match) throw new ProblemError('attachment_failed', `${label}: data_uri is not a data: URI.`)
+    bytes = match[2] ? Buffer.from(match[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(match[3] ?? ''))
+  } else {
+    let response: Awaited<ReturnType<GuardedFetch>>
+    try {
+      response = await fetch(a.url!, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_ATTACHMENT_BYTES })
+    } catch (err) {
+      const reason = err instanceof ProblemError ? (err.detail ?? err.code) : (err as Error).message
+      throw new ProblemError('attachment_failed', `${label} could not be loaded: ${reason}.`)
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw new ProblemError('attachment_failed', `${label} could not be loaded: HTTP ${response.status}.`)
+    }
+    bytes = response.body
+  }
+  if (bytes.length > MAX_ATTACHMENT_BYTES) {
+    throw new ProblemError('attachment_failed', `${label} is larger than ${MAX_ATTACHMENT_BYTES} bytes.`)
+  }
+  return bytes
+}

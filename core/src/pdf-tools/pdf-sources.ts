@@ -1,0 +1,174 @@
+import type { FieldProblem } from '../kernel/problem-error.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { OutboundGuard } from '../net/outbound-guard.ts'
+import type { RenderFile } from '../renders/render.ts'
+import type { RenderRepository } from '../renders/render-repository.ts'
+import type { FileStore } from '../sdk/file-contracts.ts'
+import type { GuardedFetch } from '../sdk/render-contracts.ts'
+import type { UploadService } from '../uploads/upload-service.ts'
+
+/** SPEC 2.16 PdfSourceSpec: exactly one of `url`, `render_id` (+ `file_id`), `upload_id`, `data_uri`. */
+export interface PdfSourceSpec {
+  url?: string
+  render_id?: string
+  file_id?: string
+  upload_id?: string
+  data_uri?: string
+}
+
+export interface ResolvedSource {
+  bytes: Buffer
+  /** a file name for bookmarks and logs */
+  name: string
+}
+
+/** Whose sources these are: a render_id or upload_id is looked up in this workspace and mode only. */
+export interface SourceOwner {
+  workspaceId: string
+  test: boolean
+}
+
+const KINDS = ['url', 'render_id', 'upload_id', 'data_uri'] as const
+/** A source is at most as large as an upload (SPEC 8). */
+export const MAX_SOURCE_BYTES = 50 * 1000 * 1000
+const FETCH_TIMEOUT_MS = 30_000
+const DATA_URI =
+  /^data:(application\/pdf|application\/octet-stream)?(;[^,;]+=[^,;]*)*;base64,([A-Za-z0-9+/=\s]*)$/
+
+/** The shape rules a schema cannot say: exactly one kind, `file_id` only with `render_id`. */
+export function sourceShapeProblems(spec: PdfSourceSpec, at: string): FieldProblem[] {
+  const given = KINDS.filter((k) => spec[k] !== undefined && spec[k] !== null)
+  if (given.length !== 1) {
+    const message =
+      given.length === 0
+        ? 'give one of url, render_id, upload_id or data_uri'
+        : `give only one of ${given.join(', ')}`
+    return [{ path: at, code: 'one_of', message }]
+  }
+  if (spec.file_id != null && spec.render_id == null) {
+    return [{ path: `${at}/file_id`, code: 'requires', message: 'file_id goes with render_id' }]
+  }
+  if (spec.data_uri != null && !DATA_URI.test(spec.data_uri)) {
+    return [
+      { path: `${at}/data_uri`, code: 'invalid', message: 'must be data:application/pdf;base64,<base64>' },
+    ]
+  }
+  return []
+}
+
+export interface PdfSourceDeps {
+  renderRepository: RenderRepository
+  uploadService: UploadService
+  fileStore: FileStore
+  outboundGuard: OutboundGuard
+}
+
+/** Fetches the PDF sources of a tool render (the worker side). */
+export class PdfSources {
+  readonly #d: PdfSourceDeps
+
+  constructor(deps: PdfSourceDeps) {
+    this.#d = deps
+  }
+
+  /**
+   * Checks at creation what can be checked without fetching: the render or upload exists in the
+   * caller's workspace and mode (404 otherwise), a URL passes the outbound guard (422).
+   */
+  async precheck(owner: SourceOwner, specs: PdfSourceSpec[]): Promise<void> {
+    for (const spec of specs) {
+      // a malformed spec is answered by the request checks with every problem at once
+      if (sourceShapeProblems(spec, '').length > 0) continue
+      if (spec.upload_id != null) await this.#d.uploadService.get(owner, spec.upload_id)
+      else if (spec.render_id != null) await this.#renderFile(owner, spec.render_id, spec.file_id)
+      else if (spec.url != null) await this.#d.outboundGuard.checkUrl(spec.url)
+    }
+  }
+
+  /** The bytes of every source, in order; each must start like a PDF (422 invalid_pdf_source). */
+  async resolve(owner: SourceOwner, specs: PdfSourceSpec[], fetch: GuardedFetch): Promise<ResolvedSource[]> {
+    const sources: ResolvedSource[] = []
+    for (const [i, spec] of specs.entries()) {
+      const label = specs.length > 1 ? `source ${i + 1}` : 'the source'
+      const source = await this.#resolveOne(owner, spec, i, fetch, label)
+      if (!source.bytes.subarray(0, 1024).includes('%PDF-')) {
+        throw new ProblemError(
+          'invalid_pdf_source',
+          source.bytes.length === 0 ? `${label} is empty.` : `${label} is not a PDF (no %PDF- header).`,
+        )
+      }
+      sources.push(source)
+    }
+    return sources
+  }
+
+  async #resolveOne(
+    owner: SourceOwner,
+    spec: PdfSourceSpec,
+    index: number,
+    fetch: GuardedFetch,
+    label: string,
+  ): Promise<ResolvedSource> {
+    if (spec.upload_id != null) {
+      const upload = await this.#d.uploadService.get(owner, spec.upload_id)
+      return { bytes: await this.#stored(upload.storage_key, label), name: upload.filename }
+    }
+    if (spec.render_id != null) {
+      const file = await this.#renderFile(owner, spec.render_id, spec.file_id)
+      return { bytes: await this.#stored(file.storage_key, label), name: file.filename }
+    }
+    if (spec.url != null) return fetchSource(spec.url, fetch, label)
+    const base64 = DATA_URI.exec(spec.data_uri ?? '')?.[3] ?? ''
+    return { bytes: Buffer.from(base64, 'base64'), name: `source-${index + 1}.pdf` }
+  }
+
+  async #renderFile(owner: SourceOwner, renderId: string, fileId: string | undefined): Promise<RenderFile> {
+    const render = await this.#d.renderRepository.get(owner.workspaceId, owner.test, renderId)
+    if (!render) throw new ProblemError('render_not_found', `No render ${renderId}.`)
+    if (render.status !== 'succeeded') {
+      throw new ProblemError(
+        'invalid_pdf_source',
+        `Render ${renderId} has no files (it is ${render.status}).`,
+      )
+    }
+    const files = await this.#d.renderRepository.files(render.id)
+    const file = fileId ? files.find((f) => f.id === fileId) : files.find((f) => f.format === 'pdf')
+    if (!file) {
+      throw fileId
+        ? new ProblemError('not_found', `Render ${renderId} has no file ${fileId}.`)
+        : new ProblemError('invalid_pdf_source', `Render ${renderId} has no PDF file.`)
+    }
+    if (file.deleted_at)
+      throw new ProblemError('file_expired', `File ${file.id} of render ${renderId} is deleted.`)
+    if (file.format !== 'pdf')
+      throw new ProblemError('invalid_pdf_source', `File ${file.id} is ${file.format}, not a PDF.`)
+    return file
+  }
+
+  async #stored(key: string, label: string): Promise<Buffer> {
+    const object = await this.#d.fileStore.get(key)
+    if (!object) throw new ProblemError('file_expired', `The file of ${label} is no longer stored.`)
+    const chunks: Buffer[] = []
+    for await (const chunk of object.stream) chunks.push(Buffer.from(chunk as Buffer))
+    return Buffer.concat(chunks)
+  }
+}
+
+async function fetchSource(url: string, fetch: GuardedFetch, label: string): Promise<ResolvedSource> {
+  let response: Awaited<ReturnType<GuardedFetch>>
+  try {
+    response = await fetch(url, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_SOURCE_BYTES })
+  } catch (err) {
+    // the guard's refusal (url_not_allowed) and its size limit keep their own codes
+    if (err instanceof ProblemError) throw err
+    throw new ProblemError(
+      'asset_fetch_failed',
+      `${label} (${url}) could not be fetched: ${(err as Error).message}.`,
+    )
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw new ProblemError('asset_fetch_failed', `${label} (${url}) answered HTTP ${response.status}.`)
+  }
+  const last = decodeURIComponent(new URL(response.url).pathname.split('/').pop() ?? '')
+  return { bytes: response.body, name: last || 'source.pdf' }
+}

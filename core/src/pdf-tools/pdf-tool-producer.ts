@@ -1,0 +1,63 @@
+import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
+import type { RenderRequest } from '../renders/render.ts'
+import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
+import type { RenderedFile } from '../sdk/render-contracts.ts'
+import type { PdfSources } from './pdf-sources.ts'
+import { isBilledTool } from './pdf-tool-billing.ts'
+import { checkToolRequest, PDF_TOOL_INPUT, toolInputOf } from './pdf-tool-request.ts'
+
+const CONTENT_TYPES = { pdf: 'application/pdf', zip: 'application/zip' } as const
+
+/** Makes `pdf_tool` renders: fetch the sources, run the tool of the pdfTools registry, keep its files. */
+export class PdfToolProducer implements RenderProducer {
+  readonly inputType = PDF_TOOL_INPUT
+  readonly ownsOutput = true
+  readonly #plugins: PluginSet
+  readonly #sources: PdfSources
+
+  constructor(deps: { plugins: PluginSet; pdfSources: PdfSources }) {
+    this.#plugins = deps.plugins
+    this.#sources = deps.pdfSources
+  }
+
+  validate(request: RenderRequest): void {
+    checkToolRequest(request, this.#plugins.registries.pdfTools)
+  }
+
+  async produce(ctx: ProducerContext): Promise<Production> {
+    const input = toolInputOf(ctx.render.request)
+    const tool = this.#plugins.registries.pdfTools.get(input.tool)
+    if (!tool)
+      throw new ProblemError(
+        'render_failed',
+        `This installation no longer offers the PDF tool ${input.tool}.`,
+      )
+    const owner = { workspaceId: ctx.render.workspace_id, test: ctx.render.test }
+    const sources = await this.#sources.resolve(owner, input.sources, ctx.fetch)
+    ctx.log(
+      `${input.tool}: ${sources.length} source${sources.length === 1 ? '' : 's'}, ${sources.reduce((n, s) => n + s.bytes.length, 0)} bytes`,
+    )
+    const output = await tool.run(sources, input.options, { signal: ctx.signal, log: ctx.log })
+    const files: RenderedFile[] = output.files.map((f) => {
+      if (f.pages !== undefined && f.pages > ctx.maxPages) {
+        throw new ProblemError(
+          'page_limit_exceeded',
+          `The output has ${f.pages} pages; the plan allows ${ctx.maxPages}.`,
+        )
+      }
+      return {
+        format: f.format,
+        contentType: CONTENT_TYPES[f.format],
+        bytes: f.bytes,
+        ...(f.pages !== undefined ? { pages: f.pages } : {}),
+        ...(f.filename !== undefined ? { filename: f.filename } : {}),
+      }
+    })
+    return {
+      files,
+      ...(output.result ? { result: output.result } : {}),
+      billed: isBilledTool(input.tool),
+    }
+  }
+}

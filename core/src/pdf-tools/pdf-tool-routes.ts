@@ -1,0 +1,49 @@
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import type { Cradle } from '../kernel/container.ts'
+import { normaliseRender, type SharedBody } from '../renders/render-request.ts'
+import { respondToRender } from '../renders/render-responder.ts'
+import { RENDER_SET, RenderRecord, renderResponses } from '../renders/render-responses.ts'
+import { pdfToolInput } from './pdf-tool-request.ts'
+import { TOOL_FIELDS, TOOL_SUMMARIES, ToolCommonFields } from './pdf-tool-schemas.ts'
+
+type Fields = Record<string, unknown>
+
+/** The output format a tool render records: split with `zip` makes a zip, the rest PDFs. */
+function formatOf(tool: string, body: Fields): 'pdf' | 'zip' {
+  return tool === 'split' && body.zip === true ? 'zip' : 'pdf'
+}
+
+/** POST /v1/pdf-tools/{merge,metadata,protect,rotate,split,unlock} (SPEC 4.4), each a RENDER-set route. */
+export async function pdfToolRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const deps = container.cradle
+  for (const [tool, fields] of Object.entries(TOOL_FIELDS)) {
+    app.post(
+      `/pdf-tools/${tool}`,
+      {
+        config: { scope: 'render:write' },
+        schema: {
+          tags: ['pdf-tools'],
+          summary: TOOL_SUMMARIES[tool] ?? tool,
+          body: Type.Object({ ...ToolCommonFields, ...fields }, { additionalProperties: false }),
+          response: renderResponses({ 200: RenderRecord, 202: RenderRecord }, RENDER_SET),
+        },
+      },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const body = request.body as Fields
+        const auth = request.auth!
+        const input = pdfToolInput(tool, body)
+        const normalised = normaliseRender(auth, body as SharedBody, { ...input }, { format: 'pdf' }, '')
+        normalised.request.output = { format: formatOf(tool, body) }
+        // a missing render or upload is a 404 now, before a render is made for it
+        await deps.pdfSources.precheck({ workspaceId: auth.workspace.id, test: auth.test }, input.sources)
+        const render = await deps.renderService.create(auth, request.plan!, normalised)
+        return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
+      },
+    )
+  }
+}

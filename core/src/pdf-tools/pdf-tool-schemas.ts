@@ -1,0 +1,91 @@
+import { PdfOptionsSchema } from '@docsvc/chromium'
+import { type TProperties, Type } from 'typebox'
+import { ConvenienceFields, SharedRenderFields } from '../renders/render-schemas.ts'
+import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
+
+// Request bodies of the PDF tools (SPEC 4.4). The protect fields are those of the `pdf.protect`
+// render option, taken from the one schema that defines them.
+
+const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()])
+
+export const PdfSourceSpecSchema = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    render_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    file_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    data_uri: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  {
+    additionalProperties: false,
+    description: 'PdfSourceSpec: exactly one of url, render_id (+ file_id), upload_id, data_uri',
+  },
+)
+
+/** What every tool takes besides its own fields: the shared render fields and the file options. */
+export const ToolCommonFields: TProperties = {
+  ...SharedRenderFields,
+  filename: ConvenienceFields.filename,
+  expires_in: ConvenienceFields.expires_in,
+  hosted: ConvenienceFields.hosted,
+  retention_days: ConvenienceFields.retention_days,
+  webhook_url: ConvenienceFields.webhook_url,
+}
+
+const protect = PdfOptionsSchema.properties.protect
+
+export const TOOL_FIELDS: Record<string, TProperties> = {
+  merge: {
+    sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
+    bookmarks: Type.Optional(Type.Union([Type.Literal('filenames'), Type.Literal('none')])),
+  },
+  metadata: {
+    source: PdfSourceSpecSchema,
+    set: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            title: Type.Optional(Text(2000)),
+            author: Type.Optional(Text(2000)),
+            subject: Type.Optional(Text(2000)),
+            keywords: Type.Optional(
+              Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
+            ),
+            creator: Type.Optional(Text(2000)),
+            producer: Type.Optional(Text(2000)),
+            lang: Type.Optional(Text(35)),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  protect: { source: PdfSourceSpecSchema, ...protect.properties },
+  rotate: {
+    source: PdfSourceSpecSchema,
+    degrees: Type.Union([90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d))),
+    pages: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, default: 'all' })),
+  },
+  split: {
+    source: PdfSourceSpecSchema,
+    ranges: Type.Optional(
+      Type.Union([
+        Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 200 }),
+        Type.Null(),
+      ]),
+    ),
+    every: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    zip: Type.Optional(Type.Boolean()),
+  },
+  unlock: { source: PdfSourceSpecSchema, password: Type.String({ maxLength: 1000 }) },
+}
+
+export const TOOL_SUMMARIES: Record<string, string> = {
+  merge: 'Merge 2 to 200 PDFs into one',
+  metadata: "Read a PDF's metadata, or set it",
+  protect: 'Password-protect a PDF (AES-256)',
+  rotate: 'Rotate pages of a PDF',
+  split: 'Split a PDF into several',
+  unlock: 'Remove the password and restrictions of a PDF',
+}

@@ -1,0 +1,167 @@
+import { injectHead } from '@docsvc/input-html'
+import { renderLiquid } from '@docsvc/input-html/templating'
+import type { AwilixContainer } from 'awilix'
+import type { FastifyInstance } from 'fastify'
+import { type Static, Type } from 'typebox'
+import { problemResponse } from '../http/schemas/problem-schema.ts'
+import type { Cradle } from '../kernel/container.ts'
+import { validationProblem } from '../kernel/problem-error.ts'
+import { respondToRender } from '../renders/render-responder.ts'
+import { RenderRecord, renderResponses } from '../renders/render-responses.ts'
+import type { TemplateType } from '../templates/template.ts'
+import { renderTemplateHtml } from '../templates/template-document.ts'
+import type { PreviewRequest } from './preview-source.ts'
+
+const JsonObject = Type.Record(Type.String(), Type.Unknown())
+const Nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]))
+
+const HtmlPreviewBody = Type.Object(
+  {
+    content: Nullable(JsonObject),
+    data: Nullable(JsonObject),
+    head: Type.Optional(Type.String({ maxLength: 200_000 })),
+    html: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    markdown: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    partials: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000_000 })),
+    ),
+    strict_undefined: Type.Optional(Type.Boolean()),
+    template_id: Type.Optional(Type.String({ maxLength: 100 })),
+    template_type: Type.Optional(Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown')])),
+  },
+  { additionalProperties: false },
+)
+
+const RenderPreviewBody = Type.Object(
+  {
+    content: Nullable(JsonObject),
+    data: Nullable(JsonObject),
+    engine: Nullable(Type.String()),
+    output: Nullable(
+      Type.Object(
+        {
+          format: Type.Optional(Type.Union(['pdf', 'png', 'jpeg', 'webp'].map((f) => Type.Literal(f)))),
+          pdf: Nullable(JsonObject),
+          image: Nullable(JsonObject),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    template_id: Type.Optional(Type.String({ maxLength: 100 })),
+    template_type: Type.Optional(
+      Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown'), Type.Literal('image_canvas')]),
+    ),
+    version: Type.Optional(
+      Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const HtmlPreview = Type.Object(
+  {
+    object: Type.Literal('html_preview'),
+    template_id: Type.Union([Type.String(), Type.Null()]),
+    html: Type.String(),
+  },
+  { additionalProperties: false },
+)
+
+const PREVIEW_ERRORS = {
+  422: problemResponse('Template syntax or runtime error, fuel exhausted, or the render failed'),
+  503: problemResponse('Preview engine unavailable; Retry-After says when to try again'),
+}
+
+/** SPEC 4.10 previews: free, never billed; image and PDF previews are watermarked test renders. */
+export async function previewRoutes(
+  app: FastifyInstance,
+  { container }: { container: AwilixContainer<Cradle> },
+) {
+  const deps = container.cradle
+  const tags = ['previews']
+  // DESIGN.md §10: previews need templates:read
+  const config = { scope: 'templates:read' as const }
+
+  app.post<{ Body: Static<typeof HtmlPreviewBody> }>(
+    '/previews/html',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The HTML a pdf_code or pdf_markdown template makes with data (no browser)',
+        body: HtmlPreviewBody,
+        response: { ...renderResponses({ 200: HtmlPreview }, [404, 410]), ...PREVIEW_ERRORS },
+      },
+    },
+    async (request) => {
+      const b = request.body
+      const inline = {
+        ...b.content,
+        ...(b.html !== undefined ? { html: b.html } : {}),
+        ...(b.markdown !== undefined ? { markdown: b.markdown } : {}),
+      }
+      const implied: TemplateType | undefined =
+        b.template_type ??
+        (b.html !== undefined ? 'pdf_code' : b.markdown !== undefined ? 'pdf_markdown' : undefined)
+      const source = await deps.previewSources.resolve(request.auth!, {
+        template_id: b.template_id,
+        template_type: implied,
+        content: Object.keys(inline).length > 0 ? inline : undefined,
+        data: b.data,
+      })
+      if (source.type === 'image_canvas') {
+        throw validationProblem([
+          {
+            path: '/template_id',
+            code: 'type',
+            message: 'an image_canvas template has no HTML; use /v1/previews/image',
+          },
+        ])
+      }
+      const run = {
+        strictVariables: b.strict_undefined === true,
+        ...(b.partials ? { partials: b.partials } : {}),
+      }
+      const page = await renderTemplateHtml(source.type, source.content, source.data, run)
+      const html = b.head
+        ? injectHead(
+            page.html,
+            await renderLiquid(b.head, source.data, { label: 'head', strictVariables: run.strictVariables }),
+          )
+        : page.html
+      return { object: 'html_preview' as const, template_id: source.templateId, html }
+    },
+  )
+
+  for (const kind of ['image', 'pdf'] as const) {
+    app.post<{ Body: Static<typeof RenderPreviewBody> }>(
+      `/previews/${kind}`,
+      {
+        config,
+        schema: {
+          tags,
+          summary:
+            kind === 'pdf'
+              ? 'A watermarked, unbilled PDF of a template or inline content'
+              : 'A watermarked, unbilled PNG, JPEG or WebP of a template or inline content',
+          body: RenderPreviewBody,
+          response: {
+            ...renderResponses({ 200: RenderRecord, 202: RenderRecord }, [402, 404, 410]),
+            ...PREVIEW_ERRORS,
+          },
+        },
+      },
+      async (request, reply) => {
+        const b = request.body
+        const render = await deps.previewRenders.create(request.auth!, request.plan!, kind, {
+          ...(b as PreviewRequest),
+          output: b.output ?? null,
+        })
+        // the preview is a test render: the answer reads it back as the test side of the key
+        const asTest = Object.create(request, { auth: { value: { ...request.auth!, test: true } } })
+        return respondToRender(deps, asTest, reply, render, request.plan!.limits.sync_timeout_seconds)
+      },
+    )
+  }
+}

@@ -1,0 +1,117 @@
+import { type CanvasImageOptions, renderScene, type Scene } from '@docsvc/image-canvas'
+import { renderLiquid } from '@docsvc/input-html/templating'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { Render, RenderRequest } from '../renders/render.ts'
+import { renderFilename } from '../renders/render-filename.ts'
+import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
+import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts'
+import { assertDataMatches } from './data-schema.ts'
+import type { TemplateContent } from './template.ts'
+import { applyOverrides, renderTemplateHtml } from './template-document.ts'
+import { isPreparedTemplateInput, type TemplateRenderInput } from './template-render-input.ts'
+import type { TemplateRepository } from './template-repository.ts'
+
+/** Renders `input.type: template` (prepared at creation by TemplateRenders). */
+export class TemplateProducer implements RenderProducer {
+  readonly inputType = 'template'
+  readonly #templates: TemplateRepository
+
+  constructor({ templateRepository }: { templateRepository: TemplateRepository }) {
+    this.#templates = templateRepository
+  }
+
+  validate(request: RenderRequest): void {
+    // the routes resolve every template input before it reaches the render service
+    if (!isPreparedTemplateInput(request.input)) {
+      throw validationProblem([{ path: '/input/template_id', code: 'required', message: 'is required' }])
+    }
+  }
+
+  async produce(ctx: ProducerContext): Promise<Production> {
+    const input = ctx.render.request.input as TemplateRenderInput
+    const source = await this.#source(ctx.render, input)
+    // data from data_url arrives only now: its schema check is the worker's
+    if (ctx.render.request.data_url) assertDataMatches(source.data_schema, ctx.data)
+    const content = applyOverrides(input.template_type, source.content, input.overrides)
+    const file =
+      input.template_type === 'image_canvas'
+        ? await this.#canvas(ctx, content)
+        : await this.#page(ctx, input, content)
+    const filename = await this.#filename(ctx, file)
+    return {
+      files: [filename ? { ...file, filename } : file],
+      ...(input.preview ? { billed: false } : {}),
+      ...(input.pdfua_report ? { result: pdfuaReportOf(ctx) } : {}),
+    }
+  }
+
+  async #source(
+    render: Render,
+    input: TemplateRenderInput,
+  ): Promise<{ content: TemplateContent; data_schema: Record<string, unknown> | null }> {
+    if (input.content) return { content: input.content, data_schema: null }
+    const template = input.template_id
+      ? await this.#templates.get(render.workspace_id, input.template_id)
+      : undefined
+    if (!template) throw new ProblemError('template_not_found', `No template ${input.template_id}.`)
+    if (template.deleted_at)
+      throw new ProblemError('template_deleted', `Template ${template.id} was deleted.`)
+    if (input.version_id === null) return template.draft
+    const version = await this.#templates.version(template.id, input.version_id)
+    if (!version)
+      throw new ProblemError('version_not_found', `No version ${input.version_number} of ${template.id}.`)
+    return version
+  }
+
+  async #page(
+    ctx: ProducerContext,
+    input: TemplateRenderInput,
+    content: TemplateContent,
+  ): Promise<RenderedFile> {
+    const page = await renderTemplateHtml(input.template_type as 'pdf_code', content, ctx.data)
+    for (const w of page.warnings) ctx.warn(w.code, w.message)
+    const { output } = ctx.render.request
+    if (output.format === 'pdf' && (page.header_html || page.footer_html)) {
+      // print() reads the render's stored output options: the rendered header and footer join them
+      output.pdf = {
+        ...output.pdf,
+        ...(page.header_html ? { header_html: page.header_html } : {}),
+        ...(page.footer_html ? { footer_html: page.footer_html } : {}),
+      }
+    }
+    return ctx.print({ kind: 'html', html: page.html })
+  }
+
+  async #canvas(ctx: ProducerContext, scene: TemplateContent): Promise<RenderedFile> {
+    const { output } = ctx.render.request
+    return renderScene(scene as Scene, ctx.data, {
+      format: output.format as 'png' | 'jpeg' | 'webp' | 'pdf',
+      ...(output.image ? { image: output.image as CanvasImageOptions } : {}),
+      test: ctx.render.test,
+      fetch: ctx.fetch,
+      signal: ctx.signal,
+      warn: ctx.warn,
+    })
+  }
+
+  /** SPEC 4.2: `filename` may use template expressions, filled from the render's data. */
+  async #filename(ctx: ProducerContext, file: RenderedFile): Promise<string | undefined> {
+    const requested = ctx.render.request.filename
+    if (!requested || !/\{[{%]/.test(requested)) return undefined
+    const name = await renderLiquid(requested, ctx.data, { label: 'filename' })
+    const ext = file.format === 'jpeg' ? 'jpg' : file.format
+    return renderFilename(name, ctx.render.id, ext, 0, 1)
+  }
+}
+
+/**
+ * The PDF/UA-1 report of a PDF preview (SPEC 4.10). No PDF/UA validator is wired into this
+ * installation yet: the preview is tagged, says so in the report and warns, and never fails on it.
+ */
+function pdfuaReportOf(ctx: ProducerContext): Record<string, unknown> {
+  const message = 'No PDF/UA-1 validator answered; the preview is a tagged PDF without a report.'
+  ctx.warn('pdfua_validation_unavailable' as RenderWarningCode, message)
+  return {
+    conformance: { pdfua: { status: 'unavailable', tagged: true, errors: [], warnings: [], message } },
+  }
+}

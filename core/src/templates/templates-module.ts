@@ -1,0 +1,45 @@
+import { asClass, Lifetime } from 'awilix'
+import type { FeatureModule } from '../kernel/feature-module.ts'
+import { DatasetRepository } from './dataset-repository.ts'
+import { datasetRoutes } from './dataset-routes.ts'
+import { TemplateProducer } from './template-producer.ts'
+import { TemplatePublisher } from './template-publisher.ts'
+import { TemplateRenders } from './template-renders.ts'
+import { TemplateRepository } from './template-repository.ts'
+import { templateRoutes } from './template-routes.ts'
+import { TemplateService } from './template-service.ts'
+import { TemplateTrash } from './template-trash.ts'
+
+declare module '../kernel/container.ts' {
+  interface Cradle {
+    templateRepository: TemplateRepository
+    datasetRepository: DatasetRepository
+    templateService: TemplateService
+    templatePublisher: TemplatePublisher
+    templateRenders: TemplateRenders
+    templateTrash: TemplateTrash
+  }
+}
+
+const singleton = { lifetime: Lifetime.SINGLETON }
+
+/** Templates (SPEC 2.6, 4.9): records, drafts, versions, datasets, and template renders. */
+export const templatesModule: FeatureModule = {
+  name: 'templates',
+  register(container) {
+    container.register({
+      templateRepository: asClass(TemplateRepository, singleton),
+      datasetRepository: asClass(DatasetRepository, singleton),
+      templateService: asClass(TemplateService, singleton),
+      templatePublisher: asClass(TemplatePublisher, singleton),
+      templateRenders: asClass(TemplateRenders, singleton),
+      templateTrash: asClass(TemplateTrash, singleton),
+    })
+  },
+  async v1Routes(app, options) {
+    await templateRoutes(app, options)
+    await datasetRoutes(app, options)
+  },
+  producers: (cradle) => [new TemplateProducer(cradle)],
+  startWorker: async (cradle) => cradle.templateTrash.start(),
+}

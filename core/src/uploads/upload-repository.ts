@@ -1,0 +1,50 @@
+import type { Db } from '../db/database.ts'
+import { toFlag } from '../db/json-columns.ts'
+import type { Upload, UploadTable } from './upload.ts'
+
+function toUpload(row: UploadTable): Upload {
+  return { ...row, test: row.test === 1 }
+}
+
+export class UploadRepository {
+  readonly #db: Db
+
+  constructor({ db }: { db: Db }) {
+    this.#db = db
+  }
+
+  async insert(upload: Upload): Promise<void> {
+    await this.#db.kysely
+      .insertInto('uploads')
+      .values({ ...upload, test: toFlag(upload.test) })
+      .execute()
+  }
+
+  /** The workspace's upload of that mode, unless it is missing or expired. */
+  async findLive(workspaceId: string, test: boolean, id: string, now: string): Promise<Upload | undefined> {
+    const row = await this.#db.kysely
+      .selectFrom('uploads')
+      .selectAll()
+      .where('id', '=', id)
+      .where('workspace_id', '=', workspaceId)
+      .where('test', '=', toFlag(test))
+      .where('expires_at', '>', now)
+      .executeTakeFirst()
+    return row ? toUpload(row) : undefined
+  }
+
+  async expiredBefore(now: string, limit: number): Promise<Upload[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('uploads')
+      .selectAll()
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute()
+    return rows.map(toUpload)
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#db.kysely.deleteFrom('uploads').where('id', '=', id).execute()
+  }
+}

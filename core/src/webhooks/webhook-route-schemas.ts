@@ -1,0 +1,105 @@
+import { Type } from 'typebox'
+import { EVENT_TYPES } from '../events/event-types.ts'
+import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
+import { DELIVERY_STATUSES } from './webhook-delivery.ts'
+
+export const EventTypeSchema = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))
+export const TestableEventTypeSchema = Type.Union(
+  EVENT_TYPES.filter((t) => t !== 'api_key.expiring').map((t) => Type.Literal(t)),
+)
+
+const endpointFields = {
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description: 'absolute https URL (http for test-mode endpoints)',
+  }),
+  events: Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
+  description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+  enabled: Type.Boolean({ description: 'false pauses deliveries' }),
+  is_default: Type.Boolean({ description: 'receives events of renders that carry no inline webhook' }),
+  template_ids: Type.Union([
+    Type.Array(Type.String({ pattern: '^tpl_[0-9a-z]{20,40}$' }), { maxItems: 100, uniqueItems: true }),
+    Type.Null(),
+  ]),
+  headers: Type.Record(Type.String(), Type.String({ maxLength: 1000 }), {
+    maxProperties: 10,
+    description: 'extra request headers, at most 10',
+  }),
+}
+
+/** WebhookEndpointWrite (SPEC 2.12) */
+export const CreateEndpointBody = Type.Object(
+  {
+    url: endpointFields.url,
+    events: endpointFields.events,
+    description: Type.Optional(endpointFields.description),
+    enabled: Type.Optional(endpointFields.enabled),
+    is_default: Type.Optional(endpointFields.is_default),
+    template_ids: Type.Optional(endpointFields.template_ids),
+    headers: Type.Optional(endpointFields.headers),
+  },
+  { additionalProperties: false },
+)
+
+/** partial; the secret is changed only by roll-secret */
+export const PatchEndpointBody = Type.Partial(Type.Object(endpointFields), { additionalProperties: false })
+
+export const RollSecretBody = Type.Object(
+  {
+    expire_previous_in: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 86_400,
+        default: 86_400,
+        description: 'seconds the previous secret keeps signing; 0 ends it now',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const TestEventBody = Type.Object({ event: TestableEventTypeSchema }, { additionalProperties: false })
+
+export const EndpointParams = Type.Object({ endpoint_id: Type.String({ maxLength: 100 }) })
+export const DeliveryParams = Type.Object({ delivery_id: Type.String({ maxLength: 100 }) })
+
+export const DeliveryListQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ maxLength: 100 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    endpoint_id: Type.Optional(Type.String({ maxLength: 100 })),
+    render_id: Type.Optional(Type.String({ maxLength: 100 })),
+    status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: false },
+)
+
+export const EndpointRecord = Type.Object(
+  {},
+  { additionalProperties: true, description: 'webhook endpoint (SPEC 2.12)' },
+)
+export const EndpointWithSecret = Type.Object(
+  {},
+  { additionalProperties: true, description: 'webhook endpoint with its signing `secret`, shown once' },
+)
+export const DeliveryRecord = Type.Object(
+  {},
+  { additionalProperties: true, description: 'webhook delivery (SPEC 2.13)' },
+)
+export const ListOf = (description: string) => Type.Object({}, { additionalProperties: true, description })
+
+const PROBLEMS: Record<number, string> = {
+  404: 'Not found',
+  409: 'Conflict: the endpoint is deleted or disabled',
+  503: 'Control plane unreachable; Retry-After says when to try again',
+}
+
+/** Success responses, STD, CP (503) and the listed problems (SPEC 4.1, 4.11). */
+export function webhookResponses(success: Record<number, unknown>, problems: number[] = []) {
+  return {
+    ...success,
+    ...stdResponses(),
+    ...Object.fromEntries([...problems, 503].map((s) => [s, problemResponse(PROBLEMS[s] ?? 'Problem')])),
+  }
+}

@@ -1,0 +1,64 @@
+import { asClass, asValue, Lifetime } from 'awilix'
+import type { FeatureModule } from '../kernel/feature-module.ts'
+import { webhookAdminRoutes } from './webhook-admin-routes.ts'
+import { WebhookDeliverer } from './webhook-deliverer.ts'
+import { WebhookDeliveryRepository } from './webhook-delivery-repository.ts'
+import { webhookDeliveryRoutes } from './webhook-delivery-routes.ts'
+import { WebhookDeliveryService } from './webhook-delivery-service.ts'
+import { WebhookDispatcher } from './webhook-dispatcher.ts'
+import { WebhookEndpointRepository } from './webhook-endpoint-repository.ts'
+import { webhookEndpointRoutes } from './webhook-endpoint-routes.ts'
+import { WebhookEndpointService } from './webhook-endpoint-service.ts'
+import { WebhookScheduler } from './webhook-scheduler.ts'
+import { WebhookSecretBox } from './webhook-secrets.ts'
+import { defaultWebhookSettings, type WebhookSettings } from './webhook-settings.ts'
+import { WebhookSigningKeys } from './webhook-signing-keys.ts'
+import { WebhookWorker } from './webhook-worker.ts'
+import './webhook-tables.ts'
+
+declare module '../kernel/container.ts' {
+  interface Cradle {
+    webhookSettings: WebhookSettings
+    webhookSecretBox: WebhookSecretBox
+    webhookSigningKeys: WebhookSigningKeys
+    webhookEndpointRepository: WebhookEndpointRepository
+    webhookDeliveryRepository: WebhookDeliveryRepository
+    webhookScheduler: WebhookScheduler
+    webhookDispatcher: WebhookDispatcher
+    webhookDeliverer: WebhookDeliverer
+    webhookEndpointService: WebhookEndpointService
+    webhookDeliveryService: WebhookDeliveryService
+    webhookWorker: WebhookWorker
+  }
+}
+
+const singleton = { lifetime: Lifetime.SINGLETON }
+
+/** Webhooks and events (SPEC 2.12-2.14, 4.11, Part 6). */
+export const webhooksModule: FeatureModule = {
+  name: 'webhooks',
+  register(container) {
+    container.register({
+      webhookSettings: asValue(defaultWebhookSettings()),
+      webhookSecretBox: asClass(WebhookSecretBox, singleton),
+      webhookSigningKeys: asClass(WebhookSigningKeys, singleton),
+      webhookEndpointRepository: asClass(WebhookEndpointRepository, singleton),
+      webhookDeliveryRepository: asClass(WebhookDeliveryRepository, singleton),
+      webhookScheduler: asClass(WebhookScheduler, singleton),
+      webhookDispatcher: asClass(WebhookDispatcher, singleton),
+      webhookDeliverer: asClass(WebhookDeliverer, singleton),
+      webhookEndpointService: asClass(WebhookEndpointService, singleton),
+      webhookDeliveryService: asClass(WebhookDeliveryService, singleton),
+      webhookWorker: asClass(WebhookWorker, singleton),
+    })
+  },
+  async v1Routes(app, options) {
+    await app.register(webhookEndpointRoutes, options)
+    await app.register(webhookDeliveryRoutes, options)
+  },
+  rootRoutes: webhookAdminRoutes,
+  async startWorker(cradle) {
+    await cradle.webhookWorker.start()
+    return () => cradle.webhookWorker.stop()
+  },
+}

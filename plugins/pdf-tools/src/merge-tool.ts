@@ -1,0 +1,44 @@
+import type { PdfTool } from '@docsvc/core/sdk'
+import { addSourceBookmarks } from './outline.ts'
+import { encryptionOf, pageCount, qpdfStep, requireClear, sourceLabel } from './pdf-probe.ts'
+import { withWorkDir } from './qpdf.ts'
+import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
+
+/** `merge`: the sources' pages in order in one PDF; `bookmarks: filenames` adds one per source. */
+export const mergeTool: PdfTool = {
+  name: 'merge',
+  async run(sources: PdfToolSource[], options: ToolOptions, ctx: PdfToolContext): Promise<PdfToolOutput> {
+    return withWorkDir(async (work) => {
+      const files: string[] = []
+      for (const [i, s] of sources.entries()) {
+        const file = await work.write(`in-${i + 1}.pdf`, s.bytes)
+        requireClear(await encryptionOf(work, file, s.bytes, ctx.signal), sourceLabel(i, sources.length))
+        files.push(file)
+      }
+      const count = (file: string, i: number) =>
+        pageCount(work, file, sourceLabel(i, sources.length), ctx.signal)
+      try {
+        await qpdfStep(['--empty', '--pages', ...files, '--', 'merged.pdf'], work, ctx.signal)
+      } catch (err) {
+        // name the source qpdf could not read (each is read on its own only now, on failure)
+        for (const [i, file] of files.entries()) await count(file, i)
+        throw err
+      }
+      let bytes = await work.read('merged.pdf')
+      let pages: number
+      if (options.bookmarks === 'filenames') {
+        const counts: number[] = []
+        for (const [i, file] of files.entries()) counts.push(await count(file, i))
+        pages = counts.reduce((n, c) => n + c, 0)
+        bytes = await addSourceBookmarks(
+          bytes,
+          sources.map((s, i) => ({ title: s.name, pages: counts[i]! })),
+        )
+      } else {
+        pages = await pageCount(work, 'merged.pdf', 'the merged PDF', ctx.signal)
+      }
+      ctx.log(`merged ${sources.length} PDFs, ${pages} pages`)
+      return { files: [{ format: 'pdf', bytes, pages }] }
+    })
+  },
+}

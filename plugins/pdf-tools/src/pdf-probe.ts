@@ -1,0 +1,84 @@
+import { ProblemError } from '@docsvc/core/sdk'
+import { isPasswordFailure, qpdf, qpdfMessage, type WorkDir } from './qpdf.ts'
+import { qpdfJob } from './qpdf-job.ts'
+
+// What the tools need to know about a source before working on it, at the fewest qpdf runs:
+// each run is a process start, which costs more than the work on a small PDF.
+
+export type Encryption = 'none' | 'owner_only' | 'password'
+
+/** `source 2` in problem details: which of several inputs it was. */
+export function sourceLabel(index: number, count: number): string {
+  return count > 1 ? `source ${index + 1}` : 'the source'
+}
+
+/**
+ * How a file is encrypted. An encrypted file names its /Encrypt dictionary in its trailer, so a
+ * file without those bytes is clear; qpdf decides the rest (the name can also occur by chance).
+ */
+export async function encryptionOf(
+  work: WorkDir,
+  file: string,
+  bytes: Buffer,
+  signal: AbortSignal,
+): Promise<Encryption> {
+  if (!bytes.includes('/Encrypt')) return 'none'
+  // exit 0: a user password is needed; 3: encrypted, opens without one; 2: clear (or unreadable)
+  const result = await qpdf(['--requires-password', file], signal, work.root)
+  return result.code === 0 ? 'password' : result.code === 3 ? 'owner_only' : 'none'
+}
+
+/** The page count; a file qpdf cannot read is 422 invalid_pdf_source (repairable damage is repaired). */
+export async function pageCount(
+  work: WorkDir,
+  file: string,
+  label: string,
+  signal: AbortSignal,
+  password?: string,
+): Promise<number> {
+  const args =
+    password === undefined
+      ? ['--show-npages', file]
+      : [await qpdfJob(work, `${file}-pages`, { inputFile: file, password, showNpages: '' })]
+  const result = await qpdf(args, signal, work.root)
+  const pages = Number.parseInt(result.stdout.trim(), 10)
+  if (result.code === 2 || !Number.isInteger(pages)) {
+    if (isPasswordFailure(result))
+      throw new ProblemError('pdf_password_required', `${label} needs a password.`)
+    throw new ProblemError('invalid_pdf_source', `${label} is not a readable PDF: ${qpdfMessage(result)}.`)
+  }
+  return pages
+}
+
+/** Tools that change a PDF need it in the clear (SPEC 4.4): any encryption is a 422. */
+export function requireClear(encryption: Encryption, label: string): void {
+  if (encryption === 'none') return
+  throw new ProblemError(
+    'pdf_password_required',
+    `${label} is encrypted; unlock it first (POST /v1/pdf-tools/unlock).`,
+  )
+}
+
+/** Writes one source into the work folder, checks it is clear and reads its page count. */
+export async function clearSource(
+  work: WorkDir,
+  bytes: Buffer,
+  signal: AbortSignal,
+): Promise<{ file: string; pages: number }> {
+  const file = await work.write('in-1.pdf', bytes)
+  requireClear(await encryptionOf(work, file, bytes, signal), 'the source')
+  return { file, pages: await pageCount(work, file, 'the source', signal) }
+}
+
+/** Runs a qpdf step that writes an output; its failures become the problems SPEC names. */
+export async function qpdfStep(
+  args: string[],
+  work: WorkDir,
+  signal: AbortSignal,
+  label = 'the source',
+): Promise<void> {
+  const result = await qpdf(args, signal, work.root)
+  if (result.code === 0 || result.code === 3) return
+  if (isPasswordFailure(result)) throw new ProblemError('pdf_password_required', 'The password is wrong.')
+  throw new ProblemError('invalid_pdf_source', `${label} is not a readable PDF: ${qpdfMessage(result)}.`)
+}

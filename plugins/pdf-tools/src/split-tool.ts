@@ -1,0 +1,108 @@
+import { readdir } from 'node:fs/promises'
+import { type PdfTool, ProblemError } from '@docsvc/core/sdk'
+import { zipSync } from 'fflate'
+import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
+import { clearSource, qpdfStep } from './pdf-probe.ts'
+import { type WorkDir, withWorkDir } from './qpdf.ts'
+import type {
+  FieldProblem,
+  PdfToolContext,
+  PdfToolFile,
+  PdfToolOutput,
+  PdfToolSource,
+  ToolOptions,
+} from './tool-types.ts'
+
+/** SPEC 8: a split makes at most 200 files. */
+export const MAX_SPLIT_OUTPUTS = 200
+
+function rangesOf(options: ToolOptions): string[] | undefined {
+  return Array.isArray(options.ranges) ? (options.ranges as string[]) : undefined
+}
+
+function everyOf(options: ToolOptions): number | undefined {
+  return typeof options.every === 'number' ? options.every : undefined
+}
+
+/** `<stem>-<n>.pdf` and `<stem>.zip`: the stem is `filename` without `.pdf`, else `split`. */
+export function splitStem(filename: unknown): string {
+  const stem = typeof filename === 'string' ? filename.trim().replace(/\.pdf$/i, '') : ''
+  return stem || 'split'
+}
+
+/** `split`: one PDF per range or per run of `every` pages, or one zip holding them. */
+export const splitTool: PdfTool = {
+  name: 'split',
+  // one zip, or one file per range; with `every` the count waits for the page count
+  fileCount: (options: ToolOptions) => (options.zip === true ? 1 : rangesOf(options)?.length),
+  check(options: ToolOptions): FieldProblem[] {
+    const ranges = rangesOf(options)
+    const every = everyOf(options)
+    if ((ranges === undefined) === (every === undefined)) {
+      return [{ path: '/ranges', code: 'one_of', message: 'give ranges or every, one of the two' }]
+    }
+    return (ranges ?? []).flatMap((r, i) => pageSyntaxProblems(`/ranges/${i}`, r))
+  },
+  async run(sources: PdfToolSource[], options: ToolOptions, ctx: PdfToolContext): Promise<PdfToolOutput> {
+    const [source] = sources
+    if (!source) return { files: [] }
+    const stem = splitStem(options.filename)
+    return withWorkDir(async (work) => {
+      const { file, pages } = await clearSource(work, source.bytes, ctx.signal)
+      const every = everyOf(options)
+      const parts =
+        every !== undefined
+          ? await splitEvery(work, file, pages, every, ctx.signal)
+          : await splitRanges(work, file, pages, rangesOf(options) ?? [], ctx.signal)
+      ctx.log(`split ${pages} pages into ${parts.length} files`)
+      const files: PdfToolFile[] = parts.map((p, i) => ({
+        format: 'pdf',
+        bytes: p.bytes,
+        pages: p.pages,
+        filename: `${stem}-${i + 1}.pdf`,
+      }))
+      if (options.zip !== true) return { files }
+      const zip = zipSync(Object.fromEntries(files.map((f) => [f.filename!, f.bytes])), { level: 1 })
+      return { files: [{ format: 'zip', bytes: Buffer.from(zip), filename: `${stem}.zip` }] }
+    })
+  },
+}
+
+function tooMany(count: number): ProblemError {
+  const message = `the split would make ${count} files; at most ${MAX_SPLIT_OUTPUTS} are allowed`
+  return new ProblemError('validation_error', `${message}.`, {
+    errors: [{ path: '/every', code: 'too_many_outputs', message }],
+  })
+}
+
+async function splitEvery(work: WorkDir, file: string, pages: number, every: number, signal: AbortSignal) {
+  const count = Math.ceil(pages / every)
+  if (count > MAX_SPLIT_OUTPUTS) throw tooMany(count)
+  // one qpdf run writes every part (part-01-02.pdf ...); zero-padded names sort in page order
+  await qpdfStep([`--split-pages=${every}`, file, 'part.pdf'], work, signal)
+  const names = (await readdir(work.root)).filter((n) => /^part-\d+(-\d+)?\.pdf$/.test(n)).sort()
+  return Promise.all(
+    names.map(async (name, i) => ({
+      bytes: await work.read(name),
+      pages: Math.min(every, pages - i * every),
+    })),
+  )
+}
+
+async function splitRanges(
+  work: WorkDir,
+  file: string,
+  pages: number,
+  ranges: string[],
+  signal: AbortSignal,
+) {
+  const lists = ranges.map((r, i) => resolvePages(r, pages, `ranges[${i}]`))
+  const parts = []
+  for (const [i, list] of lists.entries()) {
+    const out = `range-${i + 1}.pdf`
+    // the source stays the primary input, so document-level data (info, language) carries over
+    await qpdfStep([file, '--pages', file, list.join(','), '--', out], work, signal)
+    parts.push({ bytes: await work.read(out), pages: list.length })
+  }
+  return parts
+}

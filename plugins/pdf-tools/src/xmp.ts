@@ -1,0 +1,77 @@
+import { decodePDFRawStream, type PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import type { DocumentMetadata } from './pdf-info.ts'
+
+// XMP kept in step with the Info dictionary (ISO 32000-2 §14.3.2 asks both to agree): after a
+// metadata set the packet is written anew from the Info values. PDF/A and PDF/UA identification
+// of the old packet is carried over, so a conforming file keeps its claim.
+
+function xmlEscape(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
+
+function existingPacket(doc: PDFDocument): string {
+  const stream = doc.catalog.lookup(PDFName.of('Metadata'))
+  if (!(stream instanceof PDFRawStream)) return ''
+  try {
+    return Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8')
+  } catch {
+    return ''
+  }
+}
+
+/** The pdfaid:/pdfuaid: properties of a packet (attribute or element form), as elements. */
+function conformanceClaims(packet: string): string[] {
+  const claims = new Map<string, string>()
+  const pattern = /(pdfa|pdfua)id:(part|conformance|amd|rev)(?:\s*=\s*"([^"]*)"|>([^<]*)<)/g
+  for (const [, kind, name, attribute, element] of packet.matchAll(pattern)) {
+    const value = (attribute ?? element ?? '').trim()
+    if (value !== '') claims.set(`${kind}id:${name}`, value)
+  }
+  return [...claims].map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
+}
+
+export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
+  const props: string[] = []
+  const alt = (name: string, value: string | null) => {
+    if (value !== null)
+      props.push(
+        `<${name}><rdf:Alt><rdf:li xml:lang="x-default">${xmlEscape(value)}</rdf:li></rdf:Alt></${name}>`,
+      )
+  }
+  const simple = (name: string, value: string | null) => {
+    if (value !== null) props.push(`<${name}>${xmlEscape(value)}</${name}>`)
+  }
+  alt('dc:title', meta.title)
+  if (meta.author !== null)
+    props.push(`<dc:creator><rdf:Seq><rdf:li>${xmlEscape(meta.author)}</rdf:li></rdf:Seq></dc:creator>`)
+  alt('dc:description', meta.subject)
+  if (meta.lang !== null)
+    props.push(`<dc:language><rdf:Bag><rdf:li>${xmlEscape(meta.lang)}</rdf:li></rdf:Bag></dc:language>`)
+  simple('pdf:Keywords', meta.keywords?.join(', ') ?? null)
+  simple('pdf:Producer', meta.producer)
+  simple('xmp:CreatorTool', meta.creator)
+  simple('xmp:CreateDate', meta.created)
+  simple('xmp:ModifyDate', meta.modified)
+  return [
+    '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/">',
+    ...props,
+    ...claims,
+    '</rdf:Description>',
+    '</rdf:RDF>',
+    '</x:xmpmeta>',
+    '<?xpacket end="w"?>',
+  ].join('\n')
+}
+
+/** Replaces the document's XMP packet with one that says what the Info dictionary says. */
+export function writeXmp(doc: PDFDocument, meta: DocumentMetadata): void {
+  const claims = conformanceClaims(existingPacket(doc))
+  const stream = doc.context.stream(Buffer.from(xmpPacket(meta, claims), 'utf8'), {
+    Type: 'Metadata',
+    Subtype: 'XML',
+  })
+  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream))
+}
