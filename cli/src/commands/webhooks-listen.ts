@@ -1,24 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { DELIVERED_EVENT_TYPES } from '@docsvc/core'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.ts'
 import { signatureProblem } from './webhooks-signature-check.ts'
-
-const ALL_EVENTS = [
-  'render.succeeded',
-  'render.failed',
-  'render.expired',
-  'template.published',
-  'usage.threshold_reached',
-  'batch.progress',
-  'batch.completed',
-  'storage.upload_failed',
-  'email.sent',
-  'email.send_failed',
-  'email.delivered',
-  'email.bounced',
-  'email.complained',
-]
 
 // headers that belong to one hop, not to the delivery
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
@@ -97,7 +82,7 @@ export default class WebhooksListen extends BaseCommand {
     const port = await listen(server, flags.host, flags.port)
     const url =
       flags['public-url'] ?? `http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/`
-    const events = flags.events ? flags.events.split(',').map((e) => e.trim()) : ALL_EVENTS
+    const events = flags.events ? flags.events.split(',').map((e) => e.trim()) : DELIVERED_EVENT_TYPES
     const endpoint = await api.createEndpoint(url, events).catch(async (err: Error) => {
       server.close()
       throw err

@@ -18,6 +18,9 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
+/** The types an endpoint can subscribe to and receive: all but the planned `api_key.expiring`. */
+export const DELIVERED_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'api_key.expiring')
+
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value)
 }

@@ -1,12 +1,10 @@
 import { Type } from 'typebox'
-import { EVENT_TYPES } from '../events/event-types.ts'
+import { DELIVERED_EVENT_TYPES, EVENT_TYPES } from '../events/event-types.ts'
 import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import { DELIVERY_STATUSES } from './webhook-delivery.ts'
 
 export const EventTypeSchema = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))
-export const TestableEventTypeSchema = Type.Union(
-  EVENT_TYPES.filter((t) => t !== 'api_key.expiring').map((t) => Type.Literal(t)),
-)
+export const TestableEventTypeSchema = Type.Union(DELIVERED_EVENT_TYPES.map((t) => Type.Literal(t)))
 
 const endpointFields = {
   url: Type.String({
