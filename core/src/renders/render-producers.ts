@@ -21,6 +21,8 @@ export interface ProducerContext {
   /** the render's data (request `data`, or what `data_url` returned) */
   data: Record<string, unknown>
   fetch: GuardedFetch
+  /** the output's `locale` (BCP 47), the default of templating's number and date filters */
+  locale?: string
   warn(code: RenderWarningCode, message: string): void
   log(message: string): void
   /** the standard second half: prints a document with the request's output format and options */

@@ -61,6 +61,7 @@ function failure(render: Render): ProblemError {
     render_error: error,
     ...(render.result ? { result: render.result } : {}),
     ...(error.line !== undefined ? { line: error.line, column: error.column, excerpt: error.excerpt } : {}),
+    ...(error.errors ? { errors: error.errors } : {}),
   })
 }
 

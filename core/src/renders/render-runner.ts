@@ -53,12 +53,14 @@ const WORKER_NAME = `${hostname()}/${process.pid}`
 export function renderErrorOf(err: unknown): RenderError {
   if (err instanceof ProblemError) {
     const { line, column, excerpt } = err.extras as { line?: number; column?: number; excerpt?: string }
+    const { errors } = err.extras
     return {
       code: err.code,
       message: err.detail ?? err.message,
       ...(line !== undefined ? { line } : {}),
       ...(column !== undefined ? { column } : {}),
       ...(excerpt !== undefined ? { excerpt } : {}),
+      ...(errors && errors.length > 0 ? { errors } : {}),
     }
   }
   return { code: 'render_failed', message: (err as Error)?.message ?? 'The render failed.' }
@@ -160,6 +162,8 @@ export class RenderRunner {
     const fetch = outboundGuard.fetch.bind(outboundGuard)
     const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
     const maxPages = plan?.limits.max_pages ?? Number.POSITIVE_INFINITY
+    const outputOptions = request.output.format === 'pdf' ? request.output.pdf : request.output.image
+    const locale = typeof outputOptions?.locale === 'string' ? { locale: outputOptions.locale } : {}
     const print = async (document: RenderDocument): Promise<RenderedFile> => {
       const output = plugins.registries.outputs.get(request.output.format)
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
@@ -183,14 +187,14 @@ export class RenderRunner {
     const producer = renderProducers.get(request.input.type)
     if (producer) {
       base.log(`input ${request.input.type}`)
-      return producer.produce({ ...base, render, deadline, maxPages, data, fetch, print })
+      return producer.produce({ ...base, ...locale, render, deadline, maxPages, data, fetch, print })
     }
     const input = plugins.registries.inputs.get(request.input.type)
     if (!input) throw new ProblemError('render_failed', 'This installation no longer offers the input.')
     const { type: _type, ...fields } = request.input
     base.log(`input ${request.input.type}`)
     const resolve = input.resolve.bind(input) as (i: unknown, c: unknown) => Promise<RenderDocument>
-    const document = await resolve(fields, { ...base, data, fetch })
+    const document = await resolve(fields, { ...base, ...locale, data, fetch })
     return { files: [await print(document)] }
   }
 

@@ -1,3 +1,4 @@
+import type { FieldProblem } from '../kernel/problem-error.ts'
 import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
 
 export type RenderStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'expired'
@@ -29,6 +30,8 @@ export interface RenderError {
   line?: number
   column?: number
   excerpt?: string
+  /** every problem, each with its JSON Pointer (e.g. data_invalid, scene_invalid) */
+  errors?: FieldProblem[]
 }
 
 export interface Render {

@@ -70,6 +70,8 @@ export interface InputContext extends RenderContextBase {
   /** the render's data (request `data`, or what `data_url` returned) */
   data: Record<string, unknown>
   fetch: GuardedFetch
+  /** the output's `locale` (BCP 47), the default of templating's number and date filters */
+  locale?: string
 }
 
 export interface RenderInput<I = Record<string, unknown>> {

@@ -98,6 +98,11 @@ describe.each(TEST_DIALECTS)('image_canvas templates on %s', (dialect) => {
     const res = await call('POST', '/images/from-template', { template_id: id, data: { other: 1 } })
     expect(res.statusCode).toBe(422)
     expect(res.json().code).toBe('data_invalid')
+    // every problem, with its pointer, in the answer and in the stored render's error
+    expect(res.json().errors?.length).toBeGreaterThan(0)
+    expect(res.json().errors[0].path).toMatch(/^\//)
+    const stored = await call('GET', `/renders/${res.json().render_id}`)
+    expect(stored.json().error.errors).toEqual(res.json().errors)
     const bad = await call('POST', '/images/from-template', {
       template_id: id,
       overrides: [{ name: 'nope', fill: '#000' }],

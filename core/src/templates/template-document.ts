@@ -10,6 +10,8 @@ export interface LiquidRun {
   strictVariables?: boolean
   /** partials on top of the template's own (previews) */
   partials?: Record<string, string>
+  /** the output's locale: the default of the number and date filters */
+  locale?: string
 }
 
 /** A pdf_code or pdf_markdown template rendered with data: the page and its header and footer. */
@@ -43,6 +45,7 @@ export async function renderTemplateHtml(
     const rendering = await renderLiquidWithWarnings(source, data, {
       partials,
       strictVariables: run.strictVariables ?? false,
+      ...(run.locale ? { locale: run.locale } : {}),
       ...(label ? { label } : {}),
     })
     warnings.push(...rendering.warnings)

@@ -68,7 +68,12 @@ export class TemplateProducer implements RenderProducer {
     input: TemplateRenderInput,
     content: TemplateContent,
   ): Promise<RenderedFile> {
-    const page = await renderTemplateHtml(input.template_type as 'pdf_code', content, ctx.data)
+    const page = await renderTemplateHtml(
+      input.template_type as 'pdf_code',
+      content,
+      ctx.data,
+      ctx.locale ? { locale: ctx.locale } : {},
+    )
     for (const w of page.warnings) ctx.warn(w.code, w.message)
     const { output } = ctx.render.request
     if (output.format === 'pdf' && (page.header_html || page.footer_html)) {

@@ -71,6 +71,28 @@ describe.each(TEST_DIALECTS)('Liquid templating over HTTP on %s', (dialect) => {
     expect(res.body).toContain('<p>1.234,50\u00a0€ / 23. November 2026</p>')
   })
 
+  it("formats with the output's locale when a filter names none, and warns of an unknown one", async () => {
+    const html = "<p>{{ total | money: 'EUR' }}</p>"
+    const german = await fromHtml({
+      html,
+      data: { total: 1234.5 },
+      pdf: { locale: 'de-DE' },
+      delivery: 'binary',
+    })
+    expect(german.statusCode).toBe(200)
+    expect(german.body).toContain('<p>1.234,50\u00a0€</p>')
+    const plain = await fromHtml({ html, data: { total: 1234.5 }, delivery: 'binary' })
+    expect(plain.body).toContain('<p>€1,234.50</p>')
+    const unknown = await fromHtml({ html, data: { total: 1 }, pdf: { locale: 'zz-QQ' }, mode: 'async' })
+    expect(unknown.statusCode).toBe(202)
+    let render = await storedRender(unknown.json().id)
+    for (let i = 0; i < 100 && render.status !== 'succeeded'; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      render = await storedRender(unknown.json().id)
+    }
+    expect(render.warnings).toContainEqual(expect.objectContaining({ code: 'locale_unsupported' }))
+  })
+
   it('answers 422 template_syntax_error with line, column and excerpt, kept on the render', async () => {
     const html = '<h1>Invoice</h1>\n<p>\n  Total: {% iff paid %}paid{% endif %}\n</p>'
     const res = await fromHtml({ html })
