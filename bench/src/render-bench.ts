@@ -1,5 +1,5 @@
 // npm run bench: raw Chromium (playwright, warm pages) next to the service's sync endpoints on
-// the same documents, at concurrency 1, 2 and 4; writes bench/RESULTS.md. Figures, not a test.
+// the same documents, at concurrency 1, 2 and 4; prints markdown. Figures, not a test.
 import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import path from 'node:path'
@@ -104,7 +104,7 @@ async function main() {
         const raw = await rawChromium(doc, concurrency)
         const svc = await serviceRuns(service.url, service.key, doc, concurrency)
         rows.push({ doc, concurrency, raw, service: svc })
-        console.log(
+        console.error(
           `${doc} c=${concurrency}: raw ${fmt(raw.perSecond)}/s p50 ${fmt(raw.p50, 0)} ms | service ${fmt(svc.perSecond)}/s p50 ${fmt(svc.p50, 0)} ms p95 ${fmt(svc.p95, 0)} p99 ${fmt(svc.p99, 0)}`,
         )
       }
@@ -114,8 +114,6 @@ async function main() {
     const rss = service.peakRssMb()
     await service.stop()
     const lines = [
-      '# Benchmark results',
-      '',
       `Run ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${PER_LEVEL} renders per row.`,
       'Raw = playwright-core on Debian Chromium, one warm page per concurrent worker (setContent + pdf/screenshot).',
       'Service = `docsvc serve` (embedded: SQLite queue, local files), sync request with `delivery: binary`, measured end to end over HTTP.',
@@ -136,7 +134,7 @@ async function main() {
       ...soak.map((p) => `| ${p.renders} | ${fmt(p.service, 0)} | ${fmt(p.browsers, 0)} |`),
       '',
     ]
-    writeFileSync(path.join(import.meta.dirname, '..', 'RESULTS.md'), lines.join('\n'))
+    // scripts/bench.sh gathers each benchmark's markdown into bench/RESULTS.md
     console.log(lines.join('\n'))
   }
 }
