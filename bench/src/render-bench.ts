@@ -1,8 +1,6 @@
 // npm run bench: raw Chromium (playwright, warm pages) next to the service's sync endpoints on
 // the same documents, at concurrency 1, 2 and 4; prints markdown. Figures, not a test.
-import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
-import path from 'node:path'
 import { CLOSED_NETWORK_ARGS } from '@docsvc/chromium'
 import { chromium, type Page } from 'playwright-core'
 import { cardHtml, invoiceHtml } from './invoice-html.ts'
