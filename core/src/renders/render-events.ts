@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Render, RenderFile } from './render.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
+import { hostingOf } from './render-hosting.ts'
 import { fileView, renderView } from './render-view.ts'
 
 export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.expired'
@@ -19,9 +20,11 @@ export function renderEventWriter(
 ): (trx: Kysely<Database>) => Promise<unknown> {
   return async (trx) => {
     if (render.source === 'batch') return
+    // a copy that is not hosted (zero retention, hosted: false) is listed without a link
+    const { hosted } = hostingOf(render)
     const views = files
       .filter((f) => !f.deleted_at && type === 'render.succeeded')
-      .map((f) => fileView(f, deps.renderFileLinks.link(render, f)))
+      .map((f) => fileView(f, hosted ? deps.renderFileLinks.link(render, f) : {}))
     await deps.eventOutbox.emit(trx, {
       workspaceId: render.workspace_id,
       type,

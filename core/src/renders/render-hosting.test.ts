@@ -94,10 +94,13 @@ describe.each(TEST_DIALECTS)('zero retention and hosted: false on %s', (dialect)
     expect(body.files[0]).toMatchObject({ format: 'pdf' })
     expect(body.files[0].url).toBeUndefined()
     expect(await stored(body.id)).toBe(false)
-    // the webhook event links no file that is about to go
+    // the webhook event lists the file but links no copy that is about to go
     const event = await succeededEvent(body.id)
     expect(event).toBeDefined()
-    expect((event!.data as { object: { files: unknown[] } }).object.files).toEqual([])
+    const files = (event!.data as { object: { files: Record<string, unknown>[] } }).object.files
+    expect(files).toHaveLength(1)
+    expect(files[0]).toMatchObject({ id: body.files[0].id, format: 'pdf' })
+    expect(files[0]!.url).toBeUndefined()
   })
 
   it('zero retention refuses url delivery and hosted: true (400 validation_error)', async () => {

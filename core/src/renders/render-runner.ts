@@ -109,8 +109,7 @@ export class RenderRunner {
         stored,
         render.test || billed === false ? undefined : { kind: render.kind },
         at,
-        // events link hosted files only: a copy about to go gets no URL
-        renderEventWriter(this.#d, 'render.succeeded', done, hosted ? stored : []),
+        renderEventWriter(this.#d, 'render.succeeded', done, stored),
       )
       if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())
     } catch (err) {
