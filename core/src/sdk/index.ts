@@ -51,3 +51,4 @@ export type {
   RenderWarningCode,
   WaitOptions,
 } from './render-contracts.ts'
+export { TEST_WATERMARK, testWatermarkFontPx } from './test-watermark-look.ts'

@@ -1,5 +1,5 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
-import { ProblemError } from '@docsvc/core/sdk'
+import { ProblemError, testWatermarkFontPx } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import type { BrowserPool } from './browser-pool.ts'
@@ -13,7 +13,7 @@ import {
 } from './image-options.ts'
 import { DEFAULT_VIEWPORT } from './pooled-page.ts'
 import { renderDocument } from './render-document.ts'
-import { type Area, addTestWatermark, removeTestWatermark, watermarkFontPx } from './test-watermark.ts'
+import { type Area, addTestWatermark, removeTestWatermark } from './test-watermark.ts'
 
 const CLEAR = { r: 0, g: 0, b: 0, a: 0 }
 
@@ -43,7 +43,7 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
       locale: o.locale,
       produce: async ({ page, cdp }) => {
         const area = fitArea(await captureArea(page, target, viewport), scale, warn)
-        if (ctx.test) await addTestWatermark(page, watermarkFontPx(area.width, area.height), area)
+        if (ctx.test) await addTestWatermark(page, testWatermarkFontPx(area.width, area.height), area)
         // this page is in the workspace's context for transparent captures (see RenderSteps)
         if (transparent) await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: CLEAR })
         try {

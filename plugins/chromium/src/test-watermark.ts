@@ -1,3 +1,4 @@
+import { TEST_WATERMARK } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 
 /** A rectangle in CSS pixels of the document. */
@@ -13,7 +14,7 @@ const TAG = 'docsvc-test-watermark'
 // Runs in the page. The host's inline !important styles beat the page's own CSS; the closed
 // shadow root keeps the page's selectors off the text. The word is horizontal so text
 // extraction reads "TEST".
-const INJECT = `((area, fontPx) => {
+const INJECT = `((area, fontPx, look) => {
   const host = document.createElement('${TAG}')
   const place = area
     ? { position: 'absolute', left: area.x + 'px', top: area.y + 'px', width: area.width + 'px', height: area.height + 'px' }
@@ -24,9 +25,10 @@ const INJECT = `((area, fontPx) => {
   host.setAttribute('style', Object.entries(style).map(([k, v]) => k + ':' + v + ' !important').join(';'))
   const root = host.attachShadow({ mode: 'closed' })
   const word = document.createElement('span')
-  word.textContent = 'TEST'
-  word.setAttribute('style', 'font: 700 ' + fontPx + 'px/1 Arial, Helvetica, sans-serif; letter-spacing: 0.08em;' +
-    'color: rgba(220, 38, 38, 0.42);' +
+  word.textContent = look.word
+  const { r, g, b } = look.color
+  word.setAttribute('style', 'font: 700 ' + fontPx + 'px/1 Arial, Helvetica, sans-serif;' +
+    'letter-spacing: ' + look.letterSpacing + 'em; color: rgba(' + r + ', ' + g + ', ' + b + ', ' + look.opacity + ');' +
     'white-space: nowrap; -webkit-print-color-adjust: exact; print-color-adjust: exact;')
   root.appendChild(word)
   document.documentElement.appendChild(host)
@@ -38,13 +40,9 @@ const INJECT = `((area, fontPx) => {
  * exactly what a screenshot captures.
  */
 export async function addTestWatermark(page: Page, fontPx: number, area?: Area): Promise<void> {
-  const size = Math.max(8, Math.round(fontPx))
-  await page.evaluate(`${INJECT}(${JSON.stringify(area ?? null)}, ${size})`)
-}
-
-/** Font size that fills about a third of the width and stays inside the height. */
-export function watermarkFontPx(width: number, height: number): number {
-  return Math.min(width / 3.2, height * 0.6)
+  await page.evaluate(
+    `${INJECT}(${JSON.stringify(area ?? null)}, ${fontPx}, ${JSON.stringify(TEST_WATERMARK)})`,
+  )
 }
 
 export async function removeTestWatermark(page: Page): Promise<void> {
