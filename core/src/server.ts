@@ -23,25 +23,8 @@ export async function startServer(
   const kernel = await createKernel({ config, roles })
   const api = roles.includes('api')
   let url: string | undefined
-  try {
-    if (api) {
-      await kernel.app.listen({ port: config.port, host: config.host })
-      url = reachableBaseUrl(config, kernel.app.server.address())
-      // after listen: keys made on a port that then fails to open would never be shown
-      const firstRun = await bootstrapFirstRun(kernel)
-      if (firstRun) {
-        const text = options.json ? firstRunJson(firstRun, url) : firstRunBanner(firstRun, url)
-        process.stdout.write(`${text}\n`)
-      }
-    }
-  } catch (err) {
-    await kernel.close().catch(() => {})
-    throw err
-  }
-  // nothing else holds the event loop open in a worker-only process yet
-  const keepAlive = api ? undefined : setInterval(() => {}, 1 << 30)
-  kernel.log.info({ mode: config.mode, roles, ...(url ? { url } : {}) }, 'docsvc started')
-
+  let keepAlive: NodeJS.Timeout | undefined
+  // handlers first: a supervisor (or a test) that stops us as soon as we print must find them
   const shutdown = (signal: string) => {
     kernel.log.info({ signal }, 'shutting down')
     clearInterval(keepAlive)
@@ -71,6 +54,26 @@ export async function startServer(
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
+  try {
+    if (api) {
+      await kernel.app.listen({ port: config.port, host: config.host })
+      url = reachableBaseUrl(config, kernel.app.server.address())
+      // after listen: keys made on a port that then fails to open would never be shown
+      const firstRun = await bootstrapFirstRun(kernel)
+      if (firstRun) {
+        const text = options.json ? firstRunJson(firstRun, url) : firstRunBanner(firstRun, url)
+        process.stdout.write(`${text}\n`)
+      }
+    }
+  } catch (err) {
+    process.off('SIGTERM', onSignal)
+    process.off('SIGINT', onSignal)
+    await kernel.close().catch(() => {})
+    throw err
+  }
+  // nothing else holds the event loop open in a worker-only process yet
+  if (!api) keepAlive = setInterval(() => {}, 1 << 30)
+  kernel.log.info({ mode: config.mode, roles, ...(url ? { url } : {}) }, 'docsvc started')
   return kernel
 }
 
