@@ -63,12 +63,7 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
       env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' },
     })
     ws = await t.createWorkspace({ plan: 'scale' })
-    const { planRepository } = t.kernel.container.cradle
-    const plan = (await planRepository.get('scale'))!
-    await planRepository.update({
-      ...plan,
-      limits: { ...plan.limits, requests_per_second: 10_000, test_renders_per_minute: 10_000 },
-    })
+    await t.setPlanLimits('scale', { requests_per_second: 10_000, test_renders_per_minute: 10_000 })
   })
   afterAll(() => t?.close())
 

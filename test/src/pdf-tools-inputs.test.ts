@@ -48,9 +48,7 @@ beforeAll(async () => {
     builtins: [...FAKE_RENDER_BUILTINS, pdfToolsPlugin] as PluginManifest<never>[],
   })
   ws = await t.createWorkspace({ plan: 'scale' })
-  const { planRepository } = t.kernel.container.cradle
-  const plan = (await planRepository.get('scale'))!
-  await planRepository.update({ ...plan, limits: { ...plan.limits, requests_per_second: 10_000 } })
+  await t.setPlanLimits('scale', { requests_per_second: 10_000 })
 })
 afterAll(() => t?.close())
 

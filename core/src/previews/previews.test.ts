@@ -13,12 +13,7 @@ describe.each(TEST_DIALECTS)('previews on %s', (dialect) => {
   beforeAll(async () => {
     t = await startTestKernel({ dialect, builtins: FAKE_RENDER_BUILTINS, roles: ['api', 'worker'] })
     ws = await t.createWorkspace({ plan: 'growth' })
-    const { planRepository } = t.kernel.container.cradle
-    const plan = (await planRepository.get('growth'))!
-    await planRepository.update({
-      ...plan,
-      limits: { ...plan.limits, requests_per_second: 10_000, test_renders_per_minute: 10_000 },
-    })
+    await t.setPlanLimits('growth', { requests_per_second: 10_000, test_renders_per_minute: 10_000 })
     tplId = (
       await call('POST', '/templates', {
         type: 'pdf_code',

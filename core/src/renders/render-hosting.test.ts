@@ -16,9 +16,7 @@ describe.each(TEST_DIALECTS)('zero retention and hosted: false on %s', (dialect)
   beforeAll(async () => {
     t = await startTestKernel({ dialect, builtins: FAKE_RENDER_BUILTINS, roles: ['api', 'worker'] })
     ws = await t.createWorkspace({ plan: 'growth' })
-    const { planRepository } = t.kernel.container.cradle
-    const plan = (await planRepository.get('growth'))!
-    await planRepository.update({ ...plan, limits: { ...plan.limits, requests_per_second: 10_000 } })
+    await t.setPlanLimits('growth', { requests_per_second: 10_000 })
   })
   afterAll(() => t.close())
 

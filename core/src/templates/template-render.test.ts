@@ -38,12 +38,7 @@ describe.each(TEST_DIALECTS)('template renders on %s', (dialect) => {
       env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' },
     })
     ws = await t.createWorkspace({ plan: 'growth' })
-    const { planRepository } = t.kernel.container.cradle
-    const plan = (await planRepository.get('growth'))!
-    await planRepository.update({
-      ...plan,
-      limits: { ...plan.limits, requests_per_second: 10_000, test_renders_per_minute: 10_000 },
-    })
+    await t.setPlanLimits('growth', { requests_per_second: 10_000, test_renders_per_minute: 10_000 })
     const created = await call('POST', '/templates', {
       type: 'pdf_code',
       name: 'Greeting',

@@ -6,6 +6,7 @@ import type { ApiKey } from '../api-keys/api-key.ts'
 import type { CreateKeyInput } from '../api-keys/api-key-service.ts'
 import { loadConfig } from '../kernel/config.ts'
 import { createKernel, type Kernel, type KernelOptions } from '../kernel/kernel.ts'
+import type { PlanLimits } from '../plans/plan.ts'
 import type { Workspace } from '../workspaces/workspace.ts'
 import { createPgSchema, TEST_DATABASE_URL, type TestDialect } from './test-databases.ts'
 
@@ -38,6 +39,8 @@ export interface TestKernel {
   inject(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>
   createWorkspace(options?: { plan?: string; name?: string }): Promise<TestWorkspace>
   createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }>
+  /** changes some limits of a plan (e.g. requests per second, so a suite's bursts pass) */
+  setPlanLimits(planId: string, limits: Partial<PlanLimits>): Promise<void>
   close(): Promise<void>
 }
 
@@ -104,6 +107,12 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       return { workspace, testKey: test.key, liveKey: live.key }
     },
     createKey: (input) => apiKeyService.create(input),
+    async setPlanLimits(planId, limits) {
+      const { planRepository } = kernel.container.cradle
+      const plan = await planRepository.get(planId)
+      if (!plan) throw new Error(`no plan ${planId}`)
+      await planRepository.update({ ...plan, limits: { ...plan.limits, ...limits } })
+    },
     async close() {
       await kernel.close()
       await pgSchema?.drop()

@@ -30,9 +30,7 @@ describe.each(TEST_DIALECTS)('webhook endpoints API (SPEC 4.11) on %s', (dialect
     })
     ws = await t.createWorkspace()
     other = await t.createWorkspace({ name: 'Other' })
-    const { planRepository } = t.kernel.container.cradle
-    const plan = (await planRepository.get('scale'))!
-    await planRepository.update({ ...plan, limits: { ...plan.limits, requests_per_second: 10_000 } })
+    await t.setPlanLimits('scale', { requests_per_second: 10_000 })
   })
   afterAll(() => t?.close())
 
