@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.ts'
+import { withStatementCache } from './sqlite-statement-cache.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -35,7 +36,9 @@ function openSqlite(file: string): Db {
   database.pragma('synchronous = NORMAL')
   database.pragma('busy_timeout = 5000')
   database.pragma('foreign_keys = ON')
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  })
   return {
     kysely,
     dialect: 'sqlite',

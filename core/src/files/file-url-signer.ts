@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
+import { createHmac, createSecretKey, hkdfSync, type KeyObject, timingSafeEqual } from 'node:crypto'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { type FileDisposition, safeFilename } from './content-disposition.ts'
 import { isFileKey } from './file-key.ts'
@@ -43,13 +43,16 @@ const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w.-]+=("[^"\\\r\n]*"|[\w.-]+)
  */
 export class FileUrlSigner {
   readonly #publicUrl: string
-  readonly #key: Buffer
+  readonly #key: KeyObject
   readonly #now: () => number
 
   constructor(options: FileUrlSignerOptions) {
     this.#publicUrl = options.publicUrl.replace(/\/+$/, '')
     // a key of its own, derived: the same secret also encrypts credentials at rest
-    this.#key = Buffer.from(hkdfSync('sha256', options.secretKey, '', 'docsvc file urls v1', 32))
+    // (a KeyObject made once: a raw key would be wrapped anew for every signature)
+    this.#key = createSecretKey(
+      Buffer.from(hkdfSync('sha256', options.secretKey, '', 'docsvc file urls v1', 32)),
+    )
     this.#now = options.now ?? Date.now
   }
 

@@ -168,7 +168,13 @@ export class RenderRepository {
         .where('status', '=', 'processing')
         .executeTakeFirst()
       if (Number(res.numUpdatedRows) === 0) return false
-      for (const file of files) await trx.insertInto('render_files').values(file).execute()
+      // one statement per 500 rows keeps PostgreSQL's parameter count far under its limit
+      for (let i = 0; i < files.length; i += 500) {
+        await trx
+          .insertInto('render_files')
+          .values(files.slice(i, i + 500))
+          .execute()
+      }
       if (bill) {
         await trx
           .insertInto('billed_renders')

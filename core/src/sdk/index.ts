@@ -13,6 +13,11 @@ export type { Registry } from '../kernel/plugins/registry.ts'
 export type { ProblemCode } from '../kernel/problem-codes.ts'
 export { ProblemError } from '../kernel/problem-error.ts'
 export {
+  type ProgramResult,
+  type RunProgramOptions,
+  runProgram,
+} from '../kernel/programs/program-launcher.ts'
+export {
   definePlugin,
   type HealthReport,
   type LifecycleContext,

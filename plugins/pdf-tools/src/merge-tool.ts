@@ -9,12 +9,13 @@ export const mergeTool: PdfTool = {
   name: 'merge',
   async run(sources: PdfToolSource[], options: ToolOptions, ctx: PdfToolContext): Promise<PdfToolOutput> {
     return withWorkDir(async (work) => {
-      const files: string[] = []
-      for (const [i, s] of sources.entries()) {
-        const file = await work.write(`in-${i + 1}.pdf`, s.bytes)
-        requireClear(await encryptionOf(work, file, s.bytes, ctx.signal), sourceLabel(i, sources.length))
-        files.push(file)
-      }
+      const files = await Promise.all(
+        sources.map(async (s, i) => {
+          const file = await work.write(`in-${i + 1}.pdf`, s.bytes)
+          requireClear(await encryptionOf(work, file, s.bytes, ctx.signal), sourceLabel(i, sources.length))
+          return file
+        }),
+      )
       const count = (file: string, i: number) =>
         pageCount(work, file, sourceLabel(i, sources.length), ctx.signal)
       try {

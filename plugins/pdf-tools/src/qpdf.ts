@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { ProblemError } from '@docsvc/core/sdk'
+import { ProblemError, runProgram } from '@docsvc/core/sdk'
 
 // qpdf does the byte work (DESIGN.md §2), as a bounded child process on files in a private
 // temporary folder: it never sees a caller's path, and the folder goes away with the job.
@@ -18,22 +17,23 @@ export interface QpdfResult {
 }
 
 /** Runs qpdf; resolves with its exit code instead of throwing, so callers map codes to problems. */
-export function qpdf(args: string[], signal: AbortSignal, cwd: string): Promise<QpdfResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'qpdf',
-      ['--no-warn', ...args],
-      { cwd, signal, timeout: TIME_LIMIT_MS, maxBuffer: OUTPUT_LIMIT, encoding: 'utf8' },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ code: 0, stdout, stderr })
-        const e = err as NodeJS.ErrnoException & { code?: number | string; killed?: boolean }
-        if (e.name === 'AbortError' || signal.aborted) return reject(signal.reason ?? err)
-        if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr })
-        if (e.code === 'ENOENT') return reject(new Error('qpdf is not installed on this worker'))
-        reject(e.killed ? new ProblemError('render_failed', 'qpdf took too long on this PDF.') : err)
-      },
-    )
-  })
+export async function qpdf(args: string[], signal: AbortSignal, cwd: string): Promise<QpdfResult> {
+  let result: Awaited<ReturnType<typeof runProgram>>
+  try {
+    result = await runProgram('qpdf', ['--no-warn', ...args], {
+      cwd,
+      signal,
+      timeoutMs: TIME_LIMIT_MS,
+      maxBuffer: OUTPUT_LIMIT,
+    })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error('qpdf is not installed on this worker')
+    throw err
+  }
+  if (result.timedOut) throw new ProblemError('render_failed', 'qpdf took too long on this PDF.')
+  if (result.exitCode === null) throw new Error(`qpdf ended by ${result.signal}`)
+  return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr }
 }
 
 /** A private folder for one job's files, removed afterwards whatever happens. */

@@ -13,8 +13,8 @@ export const unlockTool: PdfTool = {
     const password = typeof options.password === 'string' ? options.password : ''
     return withWorkDir(async (work) => {
       const file = await work.write('in-1.pdf', source.bytes)
-      const unchanged = async () => {
-        const pages = await pageCount(work, file, 'the source', ctx.signal)
+      const unchanged = async (known?: number) => {
+        const pages = known ?? (await pageCount(work, file, 'the source', ctx.signal))
         ctx.log('the PDF is not encrypted; returned unchanged')
         return { files: [{ format: 'pdf' as const, bytes: source.bytes, pages }] }
       }
@@ -26,37 +26,41 @@ export const unlockTool: PdfTool = {
         outputFile: 'unlocked.pdf',
         decrypt: '',
       })
-      // the password check, the decryption and the page count run side by side; the check decides
-      const [check, decrypted, pages] = await Promise.allSettled([
-        encryptedFor(work, file, password, ctx.signal),
+      // the password check (with the page count) and the decryption run side by side; the check decides
+      const [check, decrypted] = await Promise.allSettled([
+        passwordCheck(work, file, password, ctx.signal),
         qpdfStep([job], work, ctx.signal),
-        pageCount(work, file, 'the source', ctx.signal, password),
       ])
       if (check.status === 'rejected') throw check.reason
-      if (!check.value) return unchanged()
+      if (!check.value.encrypted) return unchanged(check.value.pages)
       if (decrypted.status === 'rejected') throw decrypted.reason
-      if (pages.status === 'rejected') throw pages.reason
       ctx.log('decrypted')
-      return { files: [{ format: 'pdf', bytes: await work.read('unlocked.pdf'), pages: pages.value }] }
+      return { files: [{ format: 'pdf', bytes: await work.read('unlocked.pdf'), pages: check.value.pages }] }
     })
   },
 }
 
 /**
- * True when the file is encrypted and the password is its user or owner password; false when it
- * is not encrypted. qpdf opens a file without a user password whatever is supplied, so the answer
- * must name the password as one of the two; anything else is a wrong password.
+ * Whether the file is encrypted and, when it is, whether the password is its user or owner
+ * password, with the page count, in one qpdf run. qpdf opens a file without a user password
+ * whatever is supplied, so the answer must name the password as one of the two; anything else
+ * is a wrong password.
  */
-async function encryptedFor(
+async function passwordCheck(
   work: WorkDir,
   file: string,
   password: string,
   signal: AbortSignal,
-): Promise<boolean> {
-  const job = await qpdfJob(work, 'check', { inputFile: file, password, showEncryption: '' })
+): Promise<{ encrypted: boolean; pages: number }> {
+  const job = await qpdfJob(work, 'check', { inputFile: file, password, showEncryption: '', showNpages: '' })
   const result = await qpdf([job], signal, work.root)
-  if (/file is not encrypted/i.test(result.stdout)) return false
-  if (/supplied password is (user|owner) password/i.test(result.stdout)) return true
+  // the page count comes first, when the file opened
+  const pages = Number.parseInt(result.stdout, 10)
+  const opened = result.code !== 2 && Number.isInteger(pages)
+  if (opened && /file is not encrypted/i.test(result.stdout)) return { encrypted: false, pages }
+  if (opened && /supplied password is (user|owner) password/i.test(result.stdout)) {
+    return { encrypted: true, pages }
+  }
   if (result.code === 2 && !isPasswordFailure(result)) {
     throw new ProblemError('invalid_pdf_source', `the source is not a readable PDF: ${qpdfMessage(result)}.`)
   }
