@@ -34,6 +34,11 @@ function toFile(row: RenderFileTable): RenderFile {
   return { ...row, format: row.format as FileFormat }
 }
 
+/** One line of a render's log, with when it was written. */
+export interface LogLine {
+  at: string
+  message: string
+}
 export interface RenderListFilter {
   workspaceId: string
   test: boolean
@@ -262,8 +267,8 @@ export class RenderRepository {
     })
   }
 
-  async appendLog(renderId: string, messages: string[], now: string): Promise<void> {
-    if (messages.length === 0) return
+  async appendLog(renderId: string, lines: LogLine[]): Promise<void> {
+    if (lines.length === 0) return
     const last = await this.#db.kysely
       .selectFrom('render_logs')
       .select((eb) => eb.fn.max('seq').as('seq'))
@@ -272,11 +277,11 @@ export class RenderRepository {
     let seq = Number(last?.seq ?? 0)
     await this.#db.kysely
       .insertInto('render_logs')
-      .values(messages.map((message) => ({ render_id: renderId, seq: ++seq, at: now, message })))
+      .values(lines.map(({ at, message }) => ({ render_id: renderId, seq: ++seq, at, message })))
       .execute()
   }
 
-  async logs(renderId: string): Promise<{ at: string; message: string }[]> {
+  async logs(renderId: string): Promise<LogLine[]> {
     return this.#db.kysely
       .selectFrom('render_logs')
       .select(['at', 'message'])

@@ -28,7 +28,7 @@ import type { RenderFiles } from './render-files.ts'
 import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosting.ts'
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { Production, RenderProducers } from './render-producers.ts'
-import type { RenderRepository } from './render-repository.ts'
+import type { LogLine, RenderRepository } from './render-repository.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
@@ -50,6 +50,9 @@ const DAY_MS = 24 * 3600 * 1000
 const HARD_STOP_GRACE_MS = 2_000
 const STORE_CONCURRENCY = 8
 const WORKER_NAME = `${hostname()}/${process.pid}`
+
+// each line keeps its own time: the log then shows where a slow render spent it
+const logLine = (message: string): LogLine => ({ at: new Date().toISOString(), message })
 
 /** What a failure tells the client: a ProblemError's code, else render_failed. */
 export function renderErrorOf(err: unknown): RenderError {
@@ -88,13 +91,15 @@ export class RenderRunner {
     if (!(await renders.claim(render.id, new Date().toISOString()))) return
     const warnings: RenderWarning[] = []
     // which process ran which attempt: what an operator asks first about a retried render
-    const logs: string[] = [`attempt ${render.attempts + 1} on worker ${WORKER_NAME}`]
+    const logs: LogLine[] = [logLine(`attempt ${render.attempts + 1} on worker ${WORKER_NAME}`)]
     try {
       const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs)
+      const stored = await this.#store(render, files, new Date())
+      logs.push(logLine(`stored ${stored.length} file${stored.length === 1 ? '' : 's'}`))
+      // finished once stored: a split's 200 files take a moment
       const now = new Date()
       const at = now.toISOString()
-      const stored = await this.#store(render, files, now)
       const { hosted } = hostingOf(render)
       // a copy that is not hosted waits only for the sync response, if that reads it
       const keepMs = hosted ? render.retention_days * DAY_MS : TRANSIENT_COPY_MS
@@ -128,7 +133,7 @@ export class RenderRunner {
         renderEventWriter(this.#d, 'render.failed', failed, []),
       )
     } finally {
-      await renders.appendLog(render.id, logs, new Date().toISOString()).catch(() => {})
+      await renders.appendLog(render.id, logs).catch(() => {})
       await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
       renderCompletion.notify(render.id)
     }
@@ -138,7 +143,7 @@ export class RenderRunner {
     render: Render,
     signal: AbortSignal,
     warnings: RenderWarning[],
-    logs: string[],
+    logs: LogLine[],
   ): Promise<Production> {
     const { plugins, outboundGuard, planRepository, workspaceRepository, config, renderProducers } = this.#d
     const { request } = render
@@ -157,7 +162,7 @@ export class RenderRunner {
         if (!warnings.some((w) => w.code === code && w.message === message)) warnings.push({ code, message })
       },
       log: (message: string) => {
-        logs.push(message)
+        logs.push(logLine(message))
       },
     }
     const fetch = outboundGuard.fetch.bind(outboundGuard)

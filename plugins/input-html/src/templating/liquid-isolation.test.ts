@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LiquidLimits, renderLiquid, stopLiquidWorkers, warmLiquidWorkers } from './index.ts'
+import { SLOW_SINGLE_NODE } from './runaway-template.fixture.ts'
 
 // Runaway templates end with template_fuel_exhausted within their budget, in worker threads that
 // are terminated and replaced; the templates after them render as usual.
@@ -47,9 +48,6 @@ describe('runaway templates', () => {
   // sorting half a million strings over and over in one output is one template node (seconds of
   // work): liquidjs' own time check, made between nodes, never gets to run; only terminating the
   // thread stops it
-  const SLOW_SINGLE_NODE =
-    '{% assign s = "b,a," %}{% for i in (1..18) %}{% assign s = s | append: s %}{% endfor %}' +
-    `{{ s | split: "," | ${Array(16).fill('sort_natural | reverse').join(' | ')} | size }}`
 
   it('stop a single slow output, which liquidjs cannot interrupt, at the hard time budget', async () => {
     const result = await outcome(SLOW_SINGLE_NODE, { renderMs: BUDGET_MS })
