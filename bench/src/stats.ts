@@ -12,11 +12,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
 }
 
-/** Runs `task` `total` times with `concurrency` in flight; latencies in ms. */
+/** Runs `task` `total` times with `concurrency` in flight; latencies in ms. `before` is not timed. */
 export async function measure(
   total: number,
   concurrency: number,
   task: (worker: number) => Promise<void>,
+  before: () => void = () => {},
 ): Promise<RunStats> {
   const latencies: number[] = []
   let next = 0
@@ -25,6 +26,7 @@ export async function measure(
     Array.from({ length: concurrency }, async (_, worker) => {
       while (next < total) {
         next++
+        before()
         const t0 = performance.now()
         await task(worker)
         latencies.push(performance.now() - t0)

@@ -32,6 +32,9 @@ if (major < 24) {
     process.kill(process.pid, signal)
   })
 } else {
+  // file writes with their flushes, DNS and crypto share libuv's pool: 4 threads (the default)
+  // make a split's 200 stored files wait in line. Read when the pool first starts, i.e. later.
+  process.env.UV_THREADPOOL_SIZE ??= '16'
   // every command loads the whole kernel; Node's on-disk compile cache makes repeat runs faster
   module.enableCompileCache?.()
   // not a top-level await: a closed stdout pipe (docsvc ... | head) would report it as unsettled

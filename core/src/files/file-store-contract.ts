@@ -3,11 +3,9 @@ import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { FileStore } from '../sdk/file-contracts.ts'
 
-export async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
-  return Buffer.concat(chunks)
-}
+import { readStoredFile, readStream } from './read-stored-file.ts'
+
+export { readStream }
 
 /**
  * The behaviour every FileStore shares (DESIGN.md §9: one contract suite per extension point).
@@ -26,7 +24,7 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       await store().put(k, bytes, 'application/pdf')
       const got = await store().get(k)
       expect(got?.size).toBe(bytes.length)
-      expect((await readAll(got!.stream)).equals(bytes)).toBe(true)
+      expect((await readStream(got!.stream)).equals(bytes)).toBe(true)
     })
 
     it('keeps an empty object', async () => {
@@ -34,7 +32,7 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       await store().put(k, Buffer.alloc(0), 'text/plain')
       const got = await store().get(k)
       expect(got?.size).toBe(0)
-      expect((await readAll(got!.stream)).length).toBe(0)
+      expect((await readStream(got!.stream)).length).toBe(0)
     })
 
     it('replaces an object put again under the same key', async () => {
@@ -42,7 +40,7 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       await store().put(k, Buffer.from('first version, longer'), 'image/png')
       await store().put(k, Buffer.from('second'), 'image/png')
       const got = await store().get(k)
-      expect((await readAll(got!.stream)).toString()).toBe('second')
+      expect((await readStream(got!.stream)).toString()).toBe('second')
       expect(got?.size).toBe(6)
     })
 
@@ -57,11 +55,21 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       )
       const got = await store().get(k)
       expect(got?.size).toBe(bytes.length)
-      expect((await readAll(got!.stream)).equals(bytes)).toBe(true)
+      expect((await readStream(got!.stream)).equals(bytes)).toBe(true)
     })
 
     it('answers undefined for a key it never had', async () => {
       expect(await store().get(key('never.pdf'))).toBeUndefined()
+      expect(await readStoredFile(store(), key('never.pdf'))).toBeUndefined()
+    })
+
+    it('reads an object whole (by its own read where it has one), the same bytes as get', async () => {
+      const bytes = randomBytes(200_000)
+      const k = key('whole.pdf')
+      await store().put(k, bytes, 'application/pdf')
+      expect((await readStoredFile(store(), k))?.equals(bytes)).toBe(true)
+      await store().delete(k)
+      expect(await readStoredFile(store(), k)).toBeUndefined()
     })
 
     it('deletes an object, and deleting a missing one is no error', async () => {

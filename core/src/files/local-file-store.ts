@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
-import { mkdir, open, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import { assertFileKey } from './file-key.ts'
 
-const GONE = new Set(['ENOENT', 'ENOTDIR'])
+const GONE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
 
 /** Hosted files on local disk (embedded mode): `<root>/<key>`, root being `${dataDir}/files`. */
 export class LocalFileStore implements FileStore {
@@ -84,6 +84,16 @@ export class LocalFileStore implements FileStore {
       return { stream: handle.createReadStream(), size: stat.size }
     } catch (err) {
       await handle.close()
+      throw err
+    }
+  }
+
+  async read(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.pathOf(key))
+    } catch (err) {
+      // a folder where a file was asked for is no object either, as get() says
+      if (GONE.has((err as NodeJS.ErrnoException).code ?? '')) return undefined
       throw err
     }
   }

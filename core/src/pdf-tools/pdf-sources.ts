@@ -1,3 +1,4 @@
+import { readStoredFile } from '../files/read-stored-file.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
@@ -6,7 +7,8 @@ import type { RenderFile } from '../renders/render.ts'
 import type { RenderRepository } from '../renders/render-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { GuardedFetch } from '../sdk/render-contracts.ts'
-import type { UploadService } from '../uploads/upload-service.ts'
+import type { Upload } from '../uploads/upload.ts'
+import { type UploadService, uploadNotFound } from '../uploads/upload-service.ts'
 
 /** SPEC 2.16 PdfSourceSpec: exactly one of `url`, `render_id` (+ `file_id`), `upload_id`, `data_uri`. */
 export interface PdfSourceSpec {
@@ -33,7 +35,7 @@ const KINDS = ['url', 'render_id', 'upload_id', 'data_uri'] as const
 /** A source is at most as large as an upload (SPEC 8). */
 export const MAX_SOURCE_BYTES = 50 * 1000 * 1000
 const FETCH_TIMEOUT_MS = 30_000
-const RESOLVE_CONCURRENCY = 8
+const RESOLVE_CONCURRENCY = 16
 const DATA_URI =
   /^data:(application\/pdf|application\/octet-stream)?(;[^,;]+=[^,;]*)*;base64,([A-Za-z0-9+/=\s]*)$/
 
@@ -78,10 +80,11 @@ export class PdfSources {
    * caller's workspace and mode (404 otherwise), a URL passes the outbound guard (422).
    */
   async precheck(owner: SourceOwner, specs: PdfSourceSpec[]): Promise<void> {
+    const uploads = await this.#uploads(owner, specs)
     for (const spec of specs) {
       // a malformed spec is answered by the request checks with every problem at once
       if (sourceShapeProblems(spec, '').length > 0) continue
-      if (spec.upload_id != null) await this.#d.uploadService.get(owner, spec.upload_id)
+      if (spec.upload_id != null) this.#upload(uploads, spec.upload_id)
       else if (spec.render_id != null) await this.#renderFile(owner, spec.render_id, spec.file_id)
       else if (spec.url != null) await this.#d.outboundGuard.checkUrl(spec.url)
     }
@@ -89,10 +92,11 @@ export class PdfSources {
 
   /** The bytes of every source, in order; each must start like a PDF (422 invalid_pdf_source). */
   async resolve(owner: SourceOwner, specs: PdfSourceSpec[], fetch: GuardedFetch): Promise<ResolvedSource[]> {
+    const uploads = await this.#uploads(owner, specs)
     // a merge names up to 200: fetched a few at a time, kept in order
     return mapWithLimit(specs, RESOLVE_CONCURRENCY, async (spec, i) => {
       const label = specs.length > 1 ? `source ${i + 1}` : 'the source'
-      const source = await this.#resolveOne(owner, spec, i, fetch, label)
+      const source = await this.#resolveOne(owner, spec, i, { fetch, uploads, label })
       if (!source.bytes.subarray(0, 1024).includes('%PDF-')) {
         throw new ProblemError(
           'invalid_pdf_source',
@@ -103,15 +107,26 @@ export class PdfSources {
     })
   }
 
+  // the uploads a request names, looked up in one query
+  #uploads(owner: SourceOwner, specs: PdfSourceSpec[]): Promise<Map<string, Upload>> {
+    const ids = specs.flatMap((s) => (typeof s.upload_id === 'string' ? [s.upload_id] : []))
+    return this.#d.uploadService.liveMany(owner, ids)
+  }
+
+  #upload(uploads: Map<string, Upload>, id: string): Upload {
+    const upload = uploads.get(id)
+    if (!upload) throw uploadNotFound(id)
+    return upload
+  }
+
   async #resolveOne(
     owner: SourceOwner,
     spec: PdfSourceSpec,
     index: number,
-    fetch: GuardedFetch,
-    label: string,
+    { fetch, uploads, label }: { fetch: GuardedFetch; uploads: Map<string, Upload>; label: string },
   ): Promise<ResolvedSource> {
     if (spec.upload_id != null) {
-      const upload = await this.#d.uploadService.get(owner, spec.upload_id)
+      const upload = this.#upload(uploads, spec.upload_id)
       return { bytes: await this.#stored(upload.storage_key, label), name: upload.filename }
     }
     if (spec.render_id != null) {
@@ -147,11 +162,9 @@ export class PdfSources {
   }
 
   async #stored(key: string, label: string): Promise<Buffer> {
-    const object = await this.#d.fileStore.get(key)
-    if (!object) throw new ProblemError('file_expired', `The file of ${label} is no longer stored.`)
-    const chunks: Buffer[] = []
-    for await (const chunk of object.stream) chunks.push(Buffer.from(chunk as Buffer))
-    return Buffer.concat(chunks)
+    const bytes = await readStoredFile(this.#d.fileStore, key)
+    if (!bytes) throw new ProblemError('file_expired', `The file of ${label} is no longer stored.`)
+    return bytes
   }
 }
 

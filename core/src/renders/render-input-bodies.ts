@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream'
+import { readStoredFile } from '../files/read-stored-file.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render, RenderRequest } from './render.ts'
 
@@ -13,12 +13,6 @@ const BODY_FIELDS = ['html', 'head', 'markdown', 'css'] as const
 
 function bodyKey(render: Pick<Render, 'id' | 'workspace_id'>, field: string): string {
   return `${render.workspace_id}/${render.id}/input-${field}.txt`
-}
-
-async function readText(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** Moves the large bodies of a new render's request to the store; the request keeps their keys. */
@@ -46,9 +40,9 @@ export async function loadLargeBodies(store: FileStore, request: RenderRequest):
   if (!request.stored_bodies) return request
   const input = { ...request.input }
   for (const [field, key] of Object.entries(request.stored_bodies)) {
-    const object = await store.get(key)
-    if (!object) throw new Error(`the stored ${field} of this render is missing`)
-    input[field] = await readText(object.stream)
+    const bytes = await readStoredFile(store, key)
+    if (!bytes) throw new Error(`the stored ${field} of this render is missing`)
+    input[field] = bytes.toString('utf8')
   }
   const { stored_bodies: _stored, ...rest } = request
   return { ...rest, input }

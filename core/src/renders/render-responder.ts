@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { readStoredFile } from '../files/read-stored-file.ts'
 import { problemStatus } from '../kernel/problem-codes.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
@@ -23,12 +24,6 @@ export interface ResponderDeps {
   renderFiles: RenderFiles
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer))
-  return Buffer.concat(chunks)
-}
-
 /** The render record with fresh signed URLs (or base64 bodies), as SPEC 2.4 and 4.2 say. */
 export async function presentRender(deps: ResponderDeps, render: Render, withData = false) {
   const files = await deps.renderRepository.files(render.id)
@@ -42,8 +37,8 @@ export async function presentRender(deps: ResponderDeps, render: Render, withDat
       ? deps.renderFileLinks.link(render, file)
       : {}
     if (withData) {
-      const object = await deps.fileStore.get(file.storage_key)
-      if (object) extra.data = (await readAll(object.stream)).toString('base64')
+      const bytes = await readStoredFile(deps.fileStore, file.storage_key)
+      if (bytes) extra.data = bytes.toString('base64')
     }
     views.push(fileView(file, extra))
   }
@@ -156,10 +151,9 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
       },
     )
   }
-  const object = await deps.fileStore.get(file.storage_key)
-  if (!object)
+  const bytes = await readStoredFile(deps.fileStore, file.storage_key)
+  if (!bytes)
     throw new ProblemError('file_expired', 'The file is no longer hosted.', { render_id: render.id })
-  const bytes = await readAll(object.stream)
   await releaseUnhosted(deps, render)
   return reply
     .code(200)

@@ -48,7 +48,7 @@ export interface RenderRunnerDeps {
 
 const DAY_MS = 24 * 3600 * 1000
 const HARD_STOP_GRACE_MS = 2_000
-const STORE_CONCURRENCY = 8
+const STORE_CONCURRENCY = 16
 const WORKER_NAME = `${hostname()}/${process.pid}`
 
 // each line keeps its own time: the log then shows where a slow render spent it

@@ -7,6 +7,12 @@ export interface FileStore {
   putStream(key: string, stream: Readable, size: number, contentType: string): Promise<void>
   /** undefined when the object does not exist */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>
+  /**
+   * The whole object in memory, undefined when it does not exist. Optional: without it the
+   * kernel reads `get`'s stream; a store that can do better (local disk: one readFile instead of
+   * a stream, ~3x faster for the small files a merge reads by the hundred) offers it.
+   */
+  read?(key: string): Promise<Buffer | undefined>
   delete(key: string): Promise<void>
 }
 

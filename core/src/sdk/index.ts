@@ -1,4 +1,6 @@
 // The only import surface for plugins and providers.
+
+export { mapWithLimit } from '../kernel/map-with-limit.ts'
 export type {
   EinvoiceProfile,
   EmailProviderFactory,

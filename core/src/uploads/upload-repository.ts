@@ -20,17 +20,18 @@ export class UploadRepository {
       .execute()
   }
 
-  /** The workspace's upload of that mode, unless it is missing or expired. */
-  async findLive(workspaceId: string, test: boolean, id: string, now: string): Promise<Upload | undefined> {
-    const row = await this.#db.kysely
+  /** The workspace's uploads of that mode among `ids`, leaving out the missing and expired. */
+  async findLive(workspaceId: string, test: boolean, ids: string[], now: string): Promise<Upload[]> {
+    if (ids.length === 0) return []
+    const rows = await this.#db.kysely
       .selectFrom('uploads')
       .selectAll()
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('workspace_id', '=', workspaceId)
       .where('test', '=', toFlag(test))
       .where('expires_at', '>', now)
-      .executeTakeFirst()
-    return row ? toUpload(row) : undefined
+      .execute()
+    return rows.map(toUpload)
   }
 
   async expiredBefore(now: string, limit: number): Promise<Upload[]> {

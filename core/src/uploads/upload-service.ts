@@ -7,6 +7,12 @@ import { UPLOAD_LIFETIME_MS, type Upload } from './upload.ts'
 import type { SpooledUpload } from './upload-receiver.ts'
 import type { UploadRepository } from './upload-repository.ts'
 
+/** Whose uploads: one workspace, in live or test mode. */
+export interface UploadOwner {
+  workspaceId: string
+  test: boolean
+}
+
 export class UploadService {
   readonly #uploads: UploadRepository
   readonly #files: FileStore
@@ -43,13 +49,24 @@ export class UploadService {
   }
 
   /** The caller's upload (same workspace and mode); 404 upload_not_found when missing or expired. */
-  async get(auth: { workspaceId: string; test: boolean }, id: string, now = new Date()): Promise<Upload> {
-    const upload = await this.#uploads.findLive(auth.workspaceId, auth.test, id, now.toISOString())
-    if (!upload)
-      throw new ProblemError(
-        'upload_not_found',
-        `No upload ${id}, or it expired (uploads are kept 24 hours).`,
-      )
+  async get(auth: UploadOwner, id: string, now = new Date()): Promise<Upload> {
+    const upload = (await this.liveMany(auth, [id], now)).get(id)
+    if (!upload) throw uploadNotFound(id)
     return upload
   }
+
+  /** Several at once (a merge names up to 200), by id; the missing and expired are left out. */
+  async liveMany(auth: UploadOwner, ids: string[], now = new Date()): Promise<Map<string, Upload>> {
+    const found = await this.#uploads.findLive(
+      auth.workspaceId,
+      auth.test,
+      [...new Set(ids)],
+      now.toISOString(),
+    )
+    return new Map(found.map((u) => [u.id, u]))
+  }
+}
+
+export function uploadNotFound(id: string): ProblemError {
+  return new ProblemError('upload_not_found', `No upload ${id}, or it expired (uploads are kept 24 hours).`)
 }

@@ -1,4 +1,5 @@
-import type { PdfTool } from '@docsvc/core/sdk'
+import { mapWithLimit, type PdfTool } from '@docsvc/core/sdk'
+import { flatTreePageCount } from './flat-page-count.ts'
 import { addSourceBookmarks } from './outline.ts'
 import { encryptionOf, pageCount, qpdfStep, requireClear, sourceLabel } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
@@ -28,15 +29,16 @@ export const mergeTool: PdfTool = {
       let bytes = await work.read('merged.pdf')
       let pages: number
       if (options.bookmarks === 'filenames') {
-        const counts: number[] = []
-        for (const [i, file] of files.entries()) counts.push(await count(file, i))
+        // a bookmark per source needs each one's page count: one qpdf run each, two at a time
+        const counts = await mapWithLimit(files, 2, count)
         pages = counts.reduce((n, c) => n + c, 0)
         bytes = await addSourceBookmarks(
           bytes,
           sources.map((s, i) => ({ title: s.name, pages: counts[i]! })),
         )
       } else {
-        pages = await pageCount(work, 'merged.pdf', 'the merged PDF', ctx.signal)
+        pages =
+          flatTreePageCount(bytes) ?? (await pageCount(work, 'merged.pdf', 'the merged PDF', ctx.signal))
       }
       ctx.log(`merged ${sources.length} PDFs, ${pages} pages`)
       return { files: [{ format: 'pdf', bytes, pages }] }

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises'
-import { type PdfTool, ProblemError } from '@docsvc/core/sdk'
+import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { clearSource, qpdfStep } from './pdf-probe.ts'
+import { encryptionOf, pageCount, qpdfStep, requireClear } from './pdf-probe.ts'
 import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
@@ -48,12 +48,13 @@ export const splitTool: PdfTool = {
     if (!source) return { files: [] }
     const stem = splitStem(options.filename)
     return withWorkDir(async (work) => {
-      const { file, pages } = await clearSource(work, source.bytes, ctx.signal)
+      const file = await work.write('in-1.pdf', source.bytes)
+      requireClear(await encryptionOf(work, file, source.bytes, ctx.signal), 'the source')
       const every = everyOf(options)
-      const parts =
+      const { pages, parts } =
         every !== undefined
-          ? await splitEvery(work, file, pages, every, ctx.signal)
-          : await splitRanges(work, file, pages, rangesOf(options) ?? [], ctx.signal)
+          ? await splitEvery(work, file, every, ctx.signal)
+          : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
       ctx.log(`split ${pages} pages into ${parts.length} files`)
       const files: PdfToolFile[] = parts.map((p, i) => ({
         format: 'pdf',
@@ -75,34 +76,48 @@ function tooMany(count: number): ProblemError {
   })
 }
 
-async function splitEvery(work: WorkDir, file: string, pages: number, every: number, signal: AbortSignal) {
-  const count = Math.ceil(pages / every)
-  if (count > MAX_SPLIT_OUTPUTS) throw tooMany(count)
+async function splitEvery(work: WorkDir, file: string, every: number, signal: AbortSignal) {
+  // the split starts at once; the page count, read beside it, stops it when it would make too many
+  const stop = new AbortController()
+  const splitting = qpdfStep(
+    [`--split-pages=${every}`, file, 'part.pdf'],
+    work,
+    AbortSignal.any([signal, stop.signal]),
+  )
+  // handled now: it may fail before it is awaited below
+  splitting.catch(() => {})
+  let pages: number
+  try {
+    pages = await pageCount(work, file, 'the source', signal)
+    const count = Math.ceil(pages / every)
+    if (count > MAX_SPLIT_OUTPUTS) throw tooMany(count)
+  } catch (err) {
+    stop.abort(err)
+    // the split has ended (killed) before the work folder goes
+    await splitting.catch(() => {})
+    throw err
+  }
+  await splitting
   // one qpdf run writes every part (part-01-02.pdf ...); zero-padded names sort in page order
-  await qpdfStep([`--split-pages=${every}`, file, 'part.pdf'], work, signal)
   const names = (await readdir(work.root)).filter((n) => /^part-\d+(-\d+)?\.pdf$/.test(n)).sort()
-  return Promise.all(
+  const parts = await Promise.all(
     names.map(async (name, i) => ({
       bytes: await work.read(name),
       pages: Math.min(every, pages - i * every),
     })),
   )
+  return { pages, parts }
 }
 
-async function splitRanges(
-  work: WorkDir,
-  file: string,
-  pages: number,
-  ranges: string[],
-  signal: AbortSignal,
-) {
+async function splitRanges(work: WorkDir, file: string, ranges: string[], signal: AbortSignal) {
+  const pages = await pageCount(work, file, 'the source', signal)
   const lists = ranges.map((r, i) => resolvePages(r, pages, `ranges[${i}]`))
-  const parts = []
-  for (const [i, list] of lists.entries()) {
+  // one qpdf run per range, two at a time (one per core of a small machine)
+  const parts = await mapWithLimit(lists, 2, async (list, i) => {
     const out = `range-${i + 1}.pdf`
     // the source stays the primary input, so document-level data (info, language) carries over
     await qpdfStep([file, '--pages', file, list.join(','), '--', out], work, signal)
-    parts.push({ bytes: await work.read(out), pages: list.length })
-  }
-  return parts
+    return { bytes: await work.read(out), pages: list.length }
+  })
+  return { pages, parts }
 }

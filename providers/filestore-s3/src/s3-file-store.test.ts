@@ -5,7 +5,7 @@ import S3rver from '@20minutes/s3rver'
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { startTestKernel, TEST_DIALECTS, type TestKernel } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileStoreContract, readAll } from '../../../core/src/files/file-store-contract.ts'
+import { fileStoreContract, readStream } from '../../../core/src/files/file-store-contract.ts'
 import { filestoreS3Plugin, s3FileStoreFactory } from './filestore-s3-plugin.ts'
 import { createS3FileStore, type S3FileStore, type S3FileStoreOptions } from './s3-file-store.ts'
 import { S3FileStoreConfigSchema } from './s3-file-store-config.ts'
@@ -70,7 +70,7 @@ describe('S3FileStore against a local S3 server', () => {
     await prefixed.put('ws_a/rnd_p/file_p.png', Buffer.from('png'), 'image/png')
     expect((await head('docsvc/hosted/ws_a/rnd_p/file_p.png')).ContentType).toBe('image/png')
     expect(await shared.get('ws_a/rnd_p/file_p.png')).toBeUndefined()
-    expect((await readAll((await prefixed.get('ws_a/rnd_p/file_p.png'))!.stream)).toString()).toBe('png')
+    expect((await readStream((await prefixed.get('ws_a/rnd_p/file_p.png'))!.stream)).toString()).toBe('png')
   })
 
   it('fails loudly with a wrong secret instead of losing the file', async () => {
@@ -146,7 +146,9 @@ describe('the filestore-s3 plugin', () => {
     const made = factory.create() as S3FileStore
     stores.push(made)
     await made.put('ws_f/rnd_f/file_f.txt', Buffer.from('from config'), 'text/plain')
-    expect((await readAll((await made.get('ws_f/rnd_f/file_f.txt'))!.stream)).toString()).toBe('from config')
+    expect((await readStream((await made.get('ws_f/rnd_f/file_f.txt'))!.stream)).toString()).toBe(
+      'from config',
+    )
   })
 })
 

@@ -24,7 +24,7 @@ function run(message: RunMessage): void {
     },
     (err, stdout, stderr) => {
       running.delete(message.id)
-      if (abort.signal.aborted) return
+      // killed on request: the reply only says it has ended (the caller rejects with its reason)
       const e = err as
         | (NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string })
         | null

@@ -21,6 +21,8 @@ export interface RunProgramOptions {
 interface Pending {
   resolve(result: ProgramResult): void
   reject(err: unknown): void
+  /** set when the caller aborted: the program's end then rejects with this reason */
+  aborted?: { reason: unknown }
 }
 
 const CHILD = path.join(import.meta.dirname, 'launcher-child.ts')
@@ -52,10 +54,13 @@ class ProgramLauncher {
     if (signal?.aborted) return Promise.reject(signal.reason)
     const id = this.#nextId++
     return new Promise((resolve, reject) => {
+      // the program is killed and the promise rejects once it has ended, so the caller may
+      // remove its files without the program still writing there
       const onAbort = () => {
+        const pending = this.#pending.get(id)
+        if (!pending) return
+        pending.aborted = { reason: signal?.reason }
         this.#send({ type: 'kill', id })
-        this.#forget(id)
-        reject(signal?.reason)
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       const done = () => signal?.removeEventListener('abort', onAbort)
@@ -90,7 +95,8 @@ class ProgramLauncher {
     const pending = this.#pending.get(reply.id)
     if (!pending) return
     this.#forget(reply.id)
-    if (reply.ok) pending.resolve(reply.result)
+    if (pending.aborted) pending.reject(pending.aborted.reason)
+    else if (reply.ok) pending.resolve(reply.result)
     else pending.reject(Object.assign(new Error(reply.message), { code: reply.code }))
   }
 

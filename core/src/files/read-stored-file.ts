@@ -1,0 +1,16 @@
+import type { Readable } from 'node:stream'
+import type { FileStore } from '../sdk/file-contracts.ts'
+
+/** Every byte of a stream, in one buffer. */
+export async function readStream(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array))
+  return Buffer.concat(chunks)
+}
+
+/** A stored object whole, by the store's own `read` where it has one; undefined when missing. */
+export async function readStoredFile(store: FileStore, key: string): Promise<Buffer | undefined> {
+  if (store.read) return store.read(key)
+  const object = await store.get(key)
+  return object ? readStream(object.stream) : undefined
+}
