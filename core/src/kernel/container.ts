@@ -37,7 +37,7 @@ import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
-import type { FeatureModule } from './feature-module.ts'
+import { type FeatureModule, singletons } from './feature-module.ts'
 import type { PluginSet } from './plugins/plugin-loader.ts'
 
 /** Everything the container holds; services take the parts they need from it by name. */
@@ -92,28 +92,30 @@ export function buildContainer(parts: {
     log: asValue(parts.log),
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
-    planRepository: asClass(PlanRepository, singleton),
-    workspaceRepository: asClass(WorkspaceRepository, singleton),
-    workspaceService: asClass(WorkspaceService, singleton),
-    apiKeyRepository: asClass(ApiKeyRepository, singleton),
-    apiKeyService: asClass(ApiKeyService, singleton),
+    ...singletons({
+      planRepository: PlanRepository,
+      workspaceRepository: WorkspaceRepository,
+      workspaceService: WorkspaceService,
+      apiKeyRepository: ApiKeyRepository,
+      apiKeyService: ApiKeyService,
+      rateLimiter: RateLimiter,
+      idempotencyStore: IdempotencyStore,
+      eventOutbox: EventOutbox,
+      renderRepository: RenderRepository,
+      renderService: RenderService,
+      renderCompletion: RenderCompletion,
+      renderFileLinks: SignedRenderFileLinks,
+      renderFiles: RenderFiles,
+      renderRunner: RenderRunner,
+      renderSweeper: RenderSweeper,
+    }),
     keyUsageRecorder: asClass(KeyUsageRecorder, { ...singleton, dispose: (r) => r.dispose() }),
     // cluster mode shares counters through PostgreSQL; one embedded process keeps them in memory
     rateLimitStore: asValue<RateLimitStore>(
       parts.db.dialect === 'postgres' ? new SqlRateLimitStore(parts.db) : new MemoryRateLimitStore(),
     ),
-    rateLimiter: asClass(RateLimiter, singleton),
-    idempotencyStore: asClass(IdempotencyStore, singleton),
     ...fileRegistrations(parts),
-    eventOutbox: asClass(EventOutbox, singleton),
     queue: asValue(parts.queue),
-    renderRepository: asClass(RenderRepository, singleton),
-    renderService: asClass(RenderService, singleton),
-    renderCompletion: asClass(RenderCompletion, singleton),
-    renderFileLinks: asClass(SignedRenderFileLinks, singleton),
-    renderFiles: asClass(RenderFiles, singleton),
-    renderRunner: asClass(RenderRunner, singleton),
-    renderSweeper: asClass(RenderSweeper, singleton),
   })
   const features = parts.features ?? []
   for (const feature of features) feature.register?.(container)

@@ -1,4 +1,4 @@
-import type { AwilixContainer } from 'awilix'
+import { type AwilixContainer, asClass, type BuildResolver, type DisposableResolver, Lifetime } from 'awilix'
 import type { FastifyPluginAsync } from 'fastify'
 import type { RenderProducer } from '../renders/render-producers.ts'
 import type { Cradle } from './container.ts'
@@ -20,4 +20,18 @@ export interface FeatureModule {
   producers?(cradle: Cradle): RenderProducer[]
   /** worker role: start job handlers and background loops; the returned function stops them */
   startWorker?(cradle: Cradle): Promise<() => Promise<void>>
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a constructor of any shape; awilix injects its deps
+type Constructor = new (...args: any[]) => unknown
+
+/** Container entries for services made once per container: what every feature registers. */
+export function singletons<T extends Record<string, Constructor>>(
+  classes: T,
+): { [K in keyof T]: BuildResolver<InstanceType<T[K]>> & DisposableResolver<InstanceType<T[K]>> } {
+  const entries = Object.entries(classes).map(([name, type]) => [
+    name,
+    asClass(type, { lifetime: Lifetime.SINGLETON }),
+  ])
+  return Object.fromEntries(entries) as never
 }

@@ -1,5 +1,4 @@
-import { asClass, Lifetime } from 'awilix'
-import type { FeatureModule } from '../kernel/feature-module.ts'
+import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { PdfSources } from './pdf-sources.ts'
 import { PdfToolProducer } from './pdf-tool-producer.ts'
 import { pdfToolRoutes } from './pdf-tool-routes.ts'
@@ -14,7 +13,7 @@ declare module '../kernel/container.ts' {
 export const pdfToolsModule: FeatureModule = {
   name: 'pdf-tools',
   register(container) {
-    container.register({ pdfSources: asClass(PdfSources, { lifetime: Lifetime.SINGLETON }) })
+    container.register(singletons({ pdfSources: PdfSources }))
   },
   v1Routes: pdfToolRoutes,
   producers: (cradle) => [new PdfToolProducer(cradle)],

@@ -1,5 +1,4 @@
-import { asClass, Lifetime } from 'awilix'
-import type { FeatureModule } from '../kernel/feature-module.ts'
+import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { DatasetRepository } from './dataset-repository.ts'
 import { datasetRoutes } from './dataset-routes.ts'
 import { TemplateProducer } from './template-producer.ts'
@@ -21,20 +20,20 @@ declare module '../kernel/container.ts' {
   }
 }
 
-const singleton = { lifetime: Lifetime.SINGLETON }
-
 /** Templates (SPEC 2.6, 4.9): records, drafts, versions, datasets, and template renders. */
 export const templatesModule: FeatureModule = {
   name: 'templates',
   register(container) {
-    container.register({
-      templateRepository: asClass(TemplateRepository, singleton),
-      datasetRepository: asClass(DatasetRepository, singleton),
-      templateService: asClass(TemplateService, singleton),
-      templatePublisher: asClass(TemplatePublisher, singleton),
-      templateRenders: asClass(TemplateRenders, singleton),
-      templateTrash: asClass(TemplateTrash, singleton),
-    })
+    container.register(
+      singletons({
+        templateRepository: TemplateRepository,
+        datasetRepository: DatasetRepository,
+        templateService: TemplateService,
+        templatePublisher: TemplatePublisher,
+        templateRenders: TemplateRenders,
+        templateTrash: TemplateTrash,
+      }),
+    )
   },
   async v1Routes(app, options) {
     await templateRoutes(app, options)

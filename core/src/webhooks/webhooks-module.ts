@@ -1,5 +1,5 @@
-import { asClass, asValue, Lifetime } from 'awilix'
-import type { FeatureModule } from '../kernel/feature-module.ts'
+import { asValue } from 'awilix'
+import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { webhookAdminRoutes } from './webhook-admin-routes.ts'
 import { WebhookDeliverer } from './webhook-deliverer.ts'
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.ts'
@@ -32,24 +32,24 @@ declare module '../kernel/container.ts' {
   }
 }
 
-const singleton = { lifetime: Lifetime.SINGLETON }
-
 /** Webhooks and events (SPEC 2.12-2.14, 4.11, Part 6). */
 export const webhooksModule: FeatureModule = {
   name: 'webhooks',
   register(container) {
     container.register({
       webhookSettings: asValue(defaultWebhookSettings()),
-      webhookSecretBox: asClass(WebhookSecretBox, singleton),
-      webhookSigningKeys: asClass(WebhookSigningKeys, singleton),
-      webhookEndpointRepository: asClass(WebhookEndpointRepository, singleton),
-      webhookDeliveryRepository: asClass(WebhookDeliveryRepository, singleton),
-      webhookScheduler: asClass(WebhookScheduler, singleton),
-      webhookDispatcher: asClass(WebhookDispatcher, singleton),
-      webhookDeliverer: asClass(WebhookDeliverer, singleton),
-      webhookEndpointService: asClass(WebhookEndpointService, singleton),
-      webhookDeliveryService: asClass(WebhookDeliveryService, singleton),
-      webhookWorker: asClass(WebhookWorker, singleton),
+      ...singletons({
+        webhookSecretBox: WebhookSecretBox,
+        webhookSigningKeys: WebhookSigningKeys,
+        webhookEndpointRepository: WebhookEndpointRepository,
+        webhookDeliveryRepository: WebhookDeliveryRepository,
+        webhookScheduler: WebhookScheduler,
+        webhookDispatcher: WebhookDispatcher,
+        webhookDeliverer: WebhookDeliverer,
+        webhookEndpointService: WebhookEndpointService,
+        webhookDeliveryService: WebhookDeliveryService,
+        webhookWorker: WebhookWorker,
+      }),
     })
   },
   async v1Routes(app, options) {
