@@ -107,6 +107,22 @@ export function qpdfRewrite(bytes: Buffer, args: string[]): Buffer {
   }
 }
 
+/** The sources' pages in one PDF, as the qpdf command merges them (`--empty --pages ...`). */
+export function qpdfMerge(sources: Buffer[]): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-qpdf-'))
+  try {
+    const files = sources.map((bytes, i) => {
+      writeFileSync(path.join(dir, `in-${i}.pdf`), bytes)
+      return `in-${i}.pdf`
+    })
+    const result = run('qpdf', ['--empty', '--pages', ...files, '--', 'out.pdf'], dir)
+    if (result.code !== 0 && result.code !== 3) throw new Error(`qpdf failed: ${result.out}`)
+    return readFileSync(path.join(dir, 'out.pdf'))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** `qpdf --check` (with the password, if any): true when the file has no errors. */
 export function qpdfCheck(bytes: Buffer, password?: string): { ok: boolean; output: string } {
   return withFile(bytes, 'pdf', (file) => {
