@@ -95,6 +95,16 @@ describe.each(TEST_DIALECTS)('400 validation_error through HTTP on %s', (dialect
     expect(probe.calls.echo).toBe(before)
   })
 
+  it('takes numbers in query strings in decimal digits only, not whatever JavaScript reads as one', async () => {
+    for (const odd of ['0x10', '1e1', '%2012', '', '0b11', 'Infinity']) {
+      expect(problems(await post({ name: 'x' }, `/v1/test-echo?limit=${odd}`))).toEqual([
+        { path: '/limit', code: 'type', message: 'must be integer', in: 'query' },
+      ])
+    }
+    const negative = await post({ name: 'x' }, '/v1/test-echo?limit=-1')
+    expect(problems(negative)).toEqual([expect.objectContaining({ path: '/limit', code: 'minimum' })])
+  })
+
   it('still reads query strings as their declared types', async () => {
     const res = await post({ name: 'x' }, '/v1/test-echo?limit=7')
     expect(res.statusCode).toBe(201)
