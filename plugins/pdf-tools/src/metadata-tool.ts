@@ -42,17 +42,26 @@ export const metadataTool: PdfTool = {
           },
         }
       }
-      // qpdf decides whether the file is readable at all (pdf-lib accepts much that is not)
-      await pageCount(work, file, 'the source', ctx.signal)
-      let clear = source.bytes
-      if (encryption === 'owner_only') {
-        // restrictions only: it opens without a password, so it can be read in the clear
-        await qpdfStep(['--decrypt', file, 'clear.pdf'], work, ctx.signal)
-        clear = await work.read('clear.pdf')
+      const load = async () => {
+        let clear = source.bytes
+        if (encryption === 'owner_only') {
+          // restrictions only: it opens without a password, so it can be read in the clear
+          await qpdfStep(['--decrypt', file, 'clear.pdf'], work, ctx.signal)
+          clear = await work.read('clear.pdf')
+        }
+        return PDFDocument.load(clear, LOAD).catch((err: Error) => {
+          throw new ProblemError('invalid_pdf_source', `The PDF's structure cannot be read: ${err.message}.`)
+        })
       }
-      const doc = await PDFDocument.load(clear, LOAD).catch((err: Error) => {
-        throw new ProblemError('invalid_pdf_source', `The PDF's structure cannot be read: ${err.message}.`)
-      })
+      // qpdf decides whether the file is readable at all (pdf-lib accepts much that is not);
+      // pdf-lib reads it meanwhile, and qpdf's verdict comes first
+      const [readable, loaded] = await Promise.allSettled([
+        pageCount(work, file, 'the source', ctx.signal),
+        load(),
+      ])
+      if (readable.status === 'rejected') throw readable.reason
+      if (loaded.status === 'rejected') throw loaded.reason
+      const doc = loaded.value
       if (!set) return { files: [], result: report(doc, source.bytes, encryption !== 'none') }
       applyMetadata(doc, set)
       writeXmp(doc, readMetadata(doc))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageSyntaxProblems, parsePages, resolvePages } from './page-ranges.ts'
+import { pageSyntaxProblems, parsePages, qpdfPageRange, resolvePages } from './page-ranges.ts'
 
 describe('page lists of rotate and split', () => {
   it('reads all, single pages, ranges, open ranges and lists of them', () => {
@@ -32,5 +32,11 @@ describe('page lists of rotate and split', () => {
         extras: { errors: [expect.objectContaining({ path: '/ranges/1' })] },
       }),
     )
+  })
+
+  it('writes a list in qpdf range syntax, open ranges to the last page (z)', () => {
+    expect(qpdfPageRange('all')).toBe('1-z')
+    expect(qpdfPageRange('1, 3-5 ,7,4-')).toBe('1,3-5,7,4-z')
+    expect(qpdfPageRange('2-2')).toBe('2')
   })
 })

@@ -63,6 +63,13 @@ export function resolvePages(text: string, count: number, field: string): number
   return pages
 }
 
+/** A (well-formed) page list in qpdf's range syntax, which needs no page count: `4-` is `4-z`. */
+export function qpdfPageRange(text: string): string {
+  const parsed = parsePages(text)
+  if (typeof parsed === 'string') throw outside('pages', `pages ${parsed}`)
+  return parsed.map((run) => (run.to === run.from ? `${run.from}` : `${run.from}-${run.to ?? 'z'}`)).join(',')
+}
+
 function outside(field: string, message: string): ProblemError {
   return new ProblemError('validation_error', `${message}.`, {
     errors: [{ path: `/${field.replace(/\[(\d+)\]/g, '/$1')}`, code: 'page_out_of_range', message }],

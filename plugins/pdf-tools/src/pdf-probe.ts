@@ -59,17 +59,6 @@ export function requireClear(encryption: Encryption, label: string): void {
   )
 }
 
-/** Writes one source into the work folder, checks it is clear and reads its page count. */
-export async function clearSource(
-  work: WorkDir,
-  bytes: Buffer,
-  signal: AbortSignal,
-): Promise<{ file: string; pages: number }> {
-  const file = await work.write('in-1.pdf', bytes)
-  requireClear(await encryptionOf(work, file, bytes, signal), 'the source')
-  return { file, pages: await pageCount(work, file, 'the source', signal) }
-}
-
 /** Runs a qpdf step that writes an output; its failures become the problems SPEC names. */
 export async function qpdfStep(
   args: string[],
@@ -81,4 +70,33 @@ export async function qpdfStep(
   if (result.code === 0 || result.code === 3) return
   if (isPasswordFailure(result)) throw new ProblemError('pdf_password_required', 'The password is wrong.')
   throw new ProblemError('invalid_pdf_source', `${label} is not a readable PDF: ${qpdfMessage(result)}.`)
+}
+
+/**
+ * Starts a qpdf step and reads the page count beside it: two processes on two cores instead of
+ * one after the other. `check` may refuse the count (too many outputs, a page past the end);
+ * the step is then killed, and has ended, before the refusal is thrown.
+ */
+export async function stepWhileCounting(
+  work: WorkDir,
+  file: string,
+  signal: AbortSignal,
+  step: (signal: AbortSignal) => Promise<void>,
+  check: (pages: number) => void = () => {},
+): Promise<number> {
+  const stop = new AbortController()
+  const stepping = step(AbortSignal.any([signal, stop.signal]))
+  // handled now: it may fail before it is awaited below
+  stepping.catch(() => {})
+  let pages: number
+  try {
+    pages = await pageCount(work, file, 'the source', signal)
+    check(pages)
+  } catch (err) {
+    stop.abort(err)
+    await stepping.catch(() => {})
+    throw err
+  }
+  await stepping
+  return pages
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { PdfTool } from '@docsvc/core/sdk'
-import { encryptionOf, pageCount, qpdfStep, requireClear } from './pdf-probe.ts'
+import { encryptionOf, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import { qpdfJob } from './qpdf-job.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
@@ -71,11 +71,7 @@ export const protectTool: PdfTool = {
           '256bit': restrictions(options.permissions as Partial<Permissions> | null | undefined),
         },
       })
-      // the page count is read while qpdf encrypts: two processes side by side
-      const [, pages] = await Promise.all([
-        qpdfStep([job], work, ctx.signal),
-        pageCount(work, file, 'the source', ctx.signal),
-      ])
+      const pages = await stepWhileCounting(work, file, ctx.signal, (signal) => qpdfStep([job], work, signal))
       ctx.log(`protected ${pages} pages with AES-256`)
       return { files: [{ format: 'pdf', bytes: await work.read('protected.pdf'), pages }] }
     })

@@ -1,6 +1,6 @@
 import type { PdfTool } from '@docsvc/core/sdk'
-import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { clearSource, qpdfStep } from './pdf-probe.ts'
+import { pageSyntaxProblems, qpdfPageRange, resolvePages } from './page-ranges.ts'
+import { encryptionOf, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
@@ -12,12 +12,23 @@ export const rotateTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     return withWorkDir(async (work) => {
-      const { file, pages } = await clearSource(work, source.bytes, ctx.signal)
-      const listed = resolvePages(typeof options.pages === 'string' ? options.pages : 'all', pages, 'pages')
+      const file = await work.write('in-1.pdf', source.bytes)
+      requireClear(await encryptionOf(work, file, source.bytes, ctx.signal), 'the source')
+      const list = typeof options.pages === 'string' ? options.pages : 'all'
       const degrees = Number(options.degrees)
       // qpdf's + and - add to the page's rotation instead of setting it
       const angle = `${degrees < 0 ? '-' : '+'}${Math.abs(degrees)}`
-      await qpdfStep([file, `--rotate=${angle}:${listed.join(',')}`, 'rotated.pdf'], work, ctx.signal)
+      let listed: number[] = []
+      // rotated while the pages are counted; a page past the end stops it
+      const pages = await stepWhileCounting(
+        work,
+        file,
+        ctx.signal,
+        (signal) => qpdfStep([file, `--rotate=${angle}:${qpdfPageRange(list)}`, 'rotated.pdf'], work, signal),
+        (count) => {
+          listed = resolvePages(list, count, 'pages')
+        },
+      )
       ctx.log(`rotated ${listed.length} of ${pages} pages by ${degrees}`)
       return { files: [{ format: 'pdf', bytes: await work.read('rotated.pdf'), pages }] }
     })

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { encryptionOf, pageCount, qpdfStep, requireClear } from './pdf-probe.ts'
+import { encryptionOf, pageCount, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
 import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
@@ -77,27 +77,16 @@ function tooMany(count: number): ProblemError {
 }
 
 async function splitEvery(work: WorkDir, file: string, every: number, signal: AbortSignal) {
-  // the split starts at once; the page count, read beside it, stops it when it would make too many
-  const stop = new AbortController()
-  const splitting = qpdfStep(
-    [`--split-pages=${every}`, file, 'part.pdf'],
+  const pages = await stepWhileCounting(
     work,
-    AbortSignal.any([signal, stop.signal]),
+    file,
+    signal,
+    (stepSignal) => qpdfStep([`--split-pages=${every}`, file, 'part.pdf'], work, stepSignal),
+    (count) => {
+      const outputs = Math.ceil(count / every)
+      if (outputs > MAX_SPLIT_OUTPUTS) throw tooMany(outputs)
+    },
   )
-  // handled now: it may fail before it is awaited below
-  splitting.catch(() => {})
-  let pages: number
-  try {
-    pages = await pageCount(work, file, 'the source', signal)
-    const count = Math.ceil(pages / every)
-    if (count > MAX_SPLIT_OUTPUTS) throw tooMany(count)
-  } catch (err) {
-    stop.abort(err)
-    // the split has ended (killed) before the work folder goes
-    await splitting.catch(() => {})
-    throw err
-  }
-  await splitting
   // one qpdf run writes every part (part-01-02.pdf ...); zero-padded names sort in page order
   const names = (await readdir(work.root)).filter((n) => /^part-\d+(-\d+)?\.pdf$/.test(n)).sort()
   const parts = await Promise.all(
