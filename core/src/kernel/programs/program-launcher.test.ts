@@ -51,9 +51,11 @@ describe('runProgram (through the launcher process)', () => {
 
   it('starts a new launcher when the old one died', async () => {
     const pid = Number((await runProgram('sh', ['-c', 'echo $PPID'])).stdout)
+    const inFlight = runProgram('sleep', ['5'])
+    await new Promise((r) => setTimeout(r, 100))
     process.kill(pid, 'SIGKILL')
-    // the request in flight when it died fails; the next one starts a new launcher
-    await new Promise((r) => setTimeout(r, 200))
+    // the request in flight when it died fails at once; the next one starts a new launcher
+    await expect(inFlight).rejects.toThrow('the program launcher stopped')
     const again = await runProgram('sh', ['-c', 'echo $PPID'])
     expect(Number(again.stdout)).not.toBe(pid)
     expect(again.exitCode).toBe(0)

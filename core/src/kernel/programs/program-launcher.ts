@@ -40,11 +40,19 @@ class ProgramLauncher {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     })
     this.#child.on('message', (reply: LauncherReply) => this.#settle(reply))
-    this.#child.on('exit', () => {
+    const gone = (reason: string) => {
+      if (this.#gone) return
       this.#gone = true
       onGone()
-      for (const pending of this.#pending.values()) pending.reject(new Error('the program launcher stopped'))
+      for (const pending of this.#pending.values())
+        pending.reject(new Error(`the program launcher ${reason}`))
       this.#pending.clear()
+    }
+    this.#child.on('exit', () => gone('stopped'))
+    // it could not be started, or its channel broke (a send after it died): never a crash here
+    this.#child.on('error', (err) => {
+      gone(`failed: ${err.message}`)
+      this.#child.kill('SIGKILL')
     })
     this.#idle()
   }
@@ -88,7 +96,14 @@ class ProgramLauncher {
   }
 
   #send(message: LauncherRequest): void {
-    if (!this.#gone) this.#child.send(message)
+    if (this.#gone) {
+      // a request sent after it died settles at once: the caller is not left waiting
+      const pending = this.#pending.get(message.id)
+      this.#forget(message.id)
+      pending?.reject(new Error('the program launcher stopped'))
+      return
+    }
+    this.#child.send(message)
   }
 
   #settle(reply: LauncherReply): void {
