@@ -15,9 +15,16 @@ export function qrSvg(layer: QrLayer, ctx: LayerContext): string {
   }
   const margin = layer.margin ?? 2
   const span = modules.size + 2 * margin
+  // a row's adjacent dark modules as one rectangle: a third of the subpaths for resvg to fill
   let path = ''
   for (let row = 0; row < modules.size; row++)
-    for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) path += `M${col} ${row}h1v1h-1z`
+    for (let col = 0; col < modules.size; col++) {
+      if (!modules.get(row, col)) continue
+      const start = col
+      while (col + 1 < modules.size && modules.get(row, col + 1)) col++
+      const run = col - start + 1
+      path += `M${start} ${row}h${run}v1h-${run}z`
+    }
   return `<svg${attrs({
     x: layer.x ?? 0,
     y: layer.y ?? 0,

@@ -130,6 +130,25 @@ function glyphLookup(t: Tables): (codePoint: number) => number {
   }
 }
 
+/** Glyph id of a code point (0 when the font lacks it), straight from the font's bytes. */
+export function glyphIds(bytes: Buffer): (codePoint: number) => number {
+  return glyphLookup(readTables(bytes))
+}
+
+/** Offset and length of each table by tag. */
+export function tableDirectory(bytes: Buffer): Map<string, { offset: number; length: number }> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const directory = new Map<string, { offset: number; length: number }>()
+  for (let i = 0; i < view.getUint16(4); i++) {
+    const at = 12 + i * 16
+    directory.set(bytes.toString('latin1', at, at + 4), {
+      offset: view.getUint32(at + 8),
+      length: view.getUint32(at + 12),
+    })
+  }
+  return directory
+}
+
 /** Parses a .ttf/.otf file (single font, not a collection). Throws on anything else. */
 export function parseFontFile(file: string, bytes: Buffer): FontFace {
   const t = readTables(bytes)

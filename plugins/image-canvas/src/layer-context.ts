@@ -20,6 +20,8 @@ export interface LayerContext {
   warn: Warn
   /** files of the faces the SVG names; resvg loads only these */
   fontFiles: Set<string>
+  /** of those, the faces drawing characters outside their trimmed copies (trimmed-font.ts) */
+  wholeFontFiles: Set<string>
   /** image layers' pixels, already fitted to their box, as data: URIs by layer name */
   images: Map<string, string>
   /** lines of unrotated text layers, where they were drawn */

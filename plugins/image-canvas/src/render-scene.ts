@@ -9,6 +9,7 @@ import { applySceneData } from './scene-data.ts'
 import type { Scene } from './scene-schema.ts'
 import { sceneSvg } from './scene-svg.ts'
 import { assertOutputSize, validateScene } from './scene-validation.ts'
+import { trimmedFontFile } from './trimmed-font.ts'
 
 export interface CanvasImageOptions {
   /** output width in CSS pixels (default: the scene's, or kept in proportion to `height`) */
@@ -68,6 +69,7 @@ export async function renderScene(
     fonts: installedFonts(),
     warn,
     fontFiles: new Set(),
+    wholeFontFiles: new Set(),
     images,
     textRuns: [],
     reject(layer, property, message) {
@@ -78,13 +80,16 @@ export async function renderScene(
     },
   }
   const svg = sceneSvg(applied, ctx, size, options.test)
+  const fontFiles = [...ctx.fontFiles].map((file) =>
+    ctx.wholeFontFiles.has(file) ? file : trimmedFontFile(file),
+  )
   const transparent = Boolean(image.transparent) && format !== 'jpeg'
   const background = transparent ? undefined : (applied.background ?? '#ffffff')
   const rendered = await renderAsync(
     svg,
     {
       fitTo: { mode: 'zoom', value: scale },
-      font: { loadSystemFonts: false, fontFiles: [...ctx.fontFiles], defaultFontFamily: FALLBACK_FAMILY },
+      font: { loadSystemFonts: false, fontFiles, defaultFontFamily: FALLBACK_FAMILY },
       ...(background !== undefined && background !== 'transparent' ? { background } : {}),
       logLevel: 'off',
     },

@@ -4,6 +4,7 @@ import type { LayerContext } from './layer-context.ts'
 import type { TextLayer } from './scene-schema.ts'
 import { attrs, xmlText } from './svg-markup.ts'
 import { coversText, layoutText, measure } from './text-layout.ts'
+import { trimmedCovers } from './trimmed-font.ts'
 
 const ANCHOR = { left: 'start', center: 'middle', right: 'end' } as const
 
@@ -27,6 +28,10 @@ export function textSvg(layer: TextLayer, ctx: LayerContext): string {
     ctx.fontFiles.add(fallback.file)
   }
   ctx.fontFiles.add(face.file)
+  if (!trimmedCovers(text)) {
+    ctx.wholeFontFiles.add(face.file)
+    if (fallback) ctx.wholeFontFiles.add(fallback.file)
+  }
 
   const x = layer.x ?? 0
   const y = layer.y ?? 0
