@@ -327,7 +327,14 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
     const done = (await render({ input: { type: 'html', html: 'log' } })).json()
     const logs = await t.inject({ method: 'GET', url: `/v1/renders/${done.id}/logs`, key: ws.liveKey })
     expect(logs.statusCode).toBe(200)
-    expect(logs.json().lines.map((l: { message: string }) => l.message)).toContain('input html')
+    const lines = logs.json().lines as { at: string; message: string }[]
+    expect(lines.map((l) => l.message)).toContain('input html')
+    expect(lines.at(-1)?.message).toBe('stored 1 file')
+    // each line keeps the time it was written, in order, within the render's run
+    const times = lines.map((l) => Date.parse(l.at))
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    expect(times[0]).toBeGreaterThanOrEqual(Date.parse(done.started_at))
+    expect(times.at(-1)).toBeLessThanOrEqual(Date.parse(done.finished_at))
   })
 
   it('offers the convenience endpoints', async () => {
