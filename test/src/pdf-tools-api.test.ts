@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { unzipSync } from 'fflate'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { LocalFileStore } from '../../core/src/files/local-file-store.ts'
 import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
 import type { PluginManifest } from '../../core/src/sdk/define-plugin.ts'
 import {
@@ -308,6 +311,27 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
         ],
       )
       for (const i of [0, 1]) expect(qpdfCheck(await fileOf(res, i)).ok).toBe(true)
+    })
+
+    it('keeps none of the parts when storing one of them fails', async () => {
+      const store = t.kernel.container.cradle.fileStore as LocalFileStore
+      const put = store.put.bind(store)
+      let calls = 0
+      const spy = vi.spyOn(store, 'put').mockImplementation(async (key, bytes, type) => {
+        if (++calls === 2) throw new Error('disk full')
+        return put(key, bytes, type)
+      })
+      try {
+        const res = await tool('split', { source: source(BETA), every: 1 })
+        expectProblem(res, 422, 'render_failed')
+        const renderId = res.json().render_id as string
+        expect(renderId).toMatch(/^rnd_/)
+        expect(calls).toBe(3)
+        // the two parts that were stored are gone again, their folder with them
+        expect(existsSync(path.join(store.root, ws.workspace.id, renderId))).toBe(false)
+      } finally {
+        spy.mockRestore()
+      }
     })
 
     it('puts the parts in one <stem>.zip with zip: true, and binary delivery sends it', async () => {

@@ -27,8 +27,18 @@ describe('mapWithLimit', () => {
       return n
     })
     await expect(run).rejects.toThrow('one failed')
-    await tick()
     expect(started).toEqual([0, 1, 2])
+  })
+
+  it('rejects only once the calls already running have ended', async () => {
+    const ended: number[] = []
+    const run = mapWithLimit([0, 1], 2, async (n) => {
+      if (n === 0) throw new Error('zero failed')
+      await new Promise((r) => setTimeout(r, 30))
+      ended.push(n)
+    })
+    await expect(run).rejects.toThrow('zero failed')
+    expect(ended).toEqual([1])
   })
 
   it('answers an empty list at once', async () => {

@@ -205,29 +205,47 @@ export class RenderRunner {
   }
 
   async #store(render: Render, files: RenderedFile[], now: Date): Promise<RenderFile[]> {
-    // a split makes up to 200 files: written side by side, their flushes to disk overlap
-    return mapWithLimit(files, STORE_CONCURRENCY, async (file, position) => {
-      const id = newId('file')
-      const ext = file.format === 'jpeg' ? 'jpg' : file.format
-      const key = `${render.workspace_id}/${render.id}/${id}.${ext}`
-      await this.#d.fileStore.put(key, file.bytes, file.contentType)
-      return {
-        id,
-        render_id: render.id,
-        workspace_id: render.workspace_id,
-        position,
-        format: file.format,
-        content_type: file.contentType,
-        size: file.bytes.length,
-        pages: file.pages ?? null,
-        width: file.width ?? null,
-        height: file.height ?? null,
-        filename:
-          file.filename ?? renderFilename(render.request.filename, render.id, ext, position, files.length),
-        storage_key: key,
-        created_at: now.toISOString(),
-        deleted_at: null,
-      }
-    })
+    const stored: string[] = []
+    try {
+      // a split makes up to 200 files: written side by side, their flushes to disk overlap
+      return await mapWithLimit(files, STORE_CONCURRENCY, (file, position) =>
+        this.#storeOne(render, file, position, files.length, now, stored),
+      )
+    } catch (err) {
+      // a render that fails here keeps no files: nothing would ever point at them
+      await Promise.allSettled(stored.map((key) => this.#d.fileStore.delete(key)))
+      throw err
+    }
+  }
+
+  async #storeOne(
+    render: Render,
+    file: RenderedFile,
+    position: number,
+    count: number,
+    now: Date,
+    stored: string[],
+  ): Promise<RenderFile> {
+    const id = newId('file')
+    const ext = file.format === 'jpeg' ? 'jpg' : file.format
+    const key = `${render.workspace_id}/${render.id}/${id}.${ext}`
+    await this.#d.fileStore.put(key, file.bytes, file.contentType)
+    stored.push(key)
+    return {
+      id,
+      render_id: render.id,
+      workspace_id: render.workspace_id,
+      position,
+      format: file.format,
+      content_type: file.contentType,
+      size: file.bytes.length,
+      pages: file.pages ?? null,
+      width: file.width ?? null,
+      height: file.height ?? null,
+      filename: file.filename ?? renderFilename(render.request.filename, render.id, ext, position, count),
+      storage_key: key,
+      created_at: now.toISOString(),
+      deleted_at: null,
+    }
   }
 }
