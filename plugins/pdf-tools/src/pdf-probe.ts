@@ -1,6 +1,5 @@
 import { ProblemError } from '@docsvc/core/sdk'
 import { isPasswordFailure, qpdf, qpdfMessage, type WorkDir } from './qpdf.ts'
-import { qpdfJob } from './qpdf-job.ts'
 
 // What the tools need to know about a source before working on it, at the fewest qpdf runs:
 // each run is a process start, which costs more than the work on a small PDF.
@@ -34,13 +33,8 @@ export async function pageCount(
   file: string,
   label: string,
   signal: AbortSignal,
-  password?: string,
 ): Promise<number> {
-  const args =
-    password === undefined
-      ? ['--show-npages', file]
-      : [await qpdfJob(work, `${file}-pages`, { inputFile: file, password, showNpages: '' })]
-  const result = await qpdf(args, signal, work.root)
+  const result = await qpdf(['--show-npages', file], signal, work.root)
   const pages = Number.parseInt(result.stdout.trim(), 10)
   if (result.code === 2 || !Number.isInteger(pages)) {
     if (isPasswordFailure(result))
