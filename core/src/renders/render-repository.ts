@@ -39,6 +39,7 @@ export interface LogLine {
   at: string
   message: string
 }
+
 export interface RenderListFilter {
   workspaceId: string
   test: boolean
