@@ -53,6 +53,13 @@ export function requireClear(encryption: Encryption, label: string): void {
   )
 }
 
+/** Writes the one source into the work folder and checks it is clear (tools that change a PDF). */
+export async function writeClearSource(work: WorkDir, bytes: Buffer, signal: AbortSignal): Promise<string> {
+  const file = await work.write('in-1.pdf', bytes)
+  requireClear(await encryptionOf(work, file, bytes, signal), 'the source')
+  return file
+}
+
 /** Runs a qpdf step that writes an output; its failures become the problems SPEC names. */
 export async function qpdfStep(
   args: string[],

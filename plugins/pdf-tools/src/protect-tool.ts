@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { PdfTool } from '@docsvc/core/sdk'
-import { encryptionOf, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
+import { qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import { qpdfJob } from './qpdf-job.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
@@ -60,8 +60,7 @@ export const protectTool: PdfTool = {
     // without an owner password anyone could lift the restrictions: a random one keeps them
     const owner = password(options.owner_password) ?? randomBytes(24).toString('hex')
     return withWorkDir(async (work) => {
-      const file = await work.write('in-1.pdf', source.bytes)
-      requireClear(await encryptionOf(work, file, source.bytes, ctx.signal), 'the source')
+      const file = await writeClearSource(work, source.bytes, ctx.signal)
       const job = await qpdfJob(work, 'protect', {
         inputFile: file,
         outputFile: 'protected.pdf',

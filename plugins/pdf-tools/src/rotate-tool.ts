@@ -1,6 +1,6 @@
 import type { PdfTool } from '@docsvc/core/sdk'
 import { pageSyntaxProblems, qpdfPageRange, resolvePages } from './page-ranges.ts'
-import { encryptionOf, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
+import { qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
@@ -12,8 +12,7 @@ export const rotateTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     return withWorkDir(async (work) => {
-      const file = await work.write('in-1.pdf', source.bytes)
-      requireClear(await encryptionOf(work, file, source.bytes, ctx.signal), 'the source')
+      const file = await writeClearSource(work, source.bytes, ctx.signal)
       const list = typeof options.pages === 'string' ? options.pages : 'all'
       const degrees = Number(options.degrees)
       // qpdf's + and - add to the page's rotation instead of setting it

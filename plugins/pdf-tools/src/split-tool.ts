@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { encryptionOf, pageCount, qpdfStep, requireClear, stepWhileCounting } from './pdf-probe.ts'
+import { pageCount, qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
@@ -48,8 +48,7 @@ export const splitTool: PdfTool = {
     if (!source) return { files: [] }
     const stem = splitStem(options.filename)
     return withWorkDir(async (work) => {
-      const file = await work.write('in-1.pdf', source.bytes)
-      requireClear(await encryptionOf(work, file, source.bytes, ctx.signal), 'the source')
+      const file = await writeClearSource(work, source.bytes, ctx.signal)
       const every = everyOf(options)
       const { pages, parts } =
         every !== undefined
