@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -313,24 +313,64 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
       for (const i of [0, 1]) expect(qpdfCheck(await fileOf(res, i)).ok).toBe(true)
     })
 
-    it('keeps none of the parts when storing one of them fails', async () => {
+    it('moves its parts into the store and leaves no scratch folder behind', async () => {
+      const { scratchDirs } = t.kernel.container.cradle
+      const res = await tool('split', { source: source(BETA), every: 1 })
+      expect(res.statusCode).toBe(200)
+      const texts = await Promise.all([0, 1, 2].map(async (i) => pdfPageTexts(await fileOf(res, i))))
+      expect(texts.map((pages) => pages.map((p) => p.trim()))).toEqual([
+        ['Beta one'],
+        ['Beta two'],
+        ['Beta three'],
+      ])
+      expect(res.json().files.map((f: { size: number }) => f.size)).toEqual(
+        await Promise.all([0, 1, 2].map(async (i) => (await fileOf(res, i)).length)),
+      )
+      await vi.waitFor(() => expect(readdirSync(scratchDirs.root)).toEqual([]))
+    })
+
+    it('keeps none of the parts when moving them into the store fails', async () => {
       const store = t.kernel.container.cradle.fileStore as LocalFileStore
-      const put = store.put.bind(store)
-      let calls = 0
-      const spy = vi.spyOn(store, 'put').mockImplementation(async (key, bytes, type) => {
-        if (++calls === 2) throw new Error('disk full')
-        return put(key, bytes, type)
+      const putFiles = store.putFiles.bind(store)
+      // every part moved in, then the flush fails
+      const spy = vi.spyOn(store, 'putFiles').mockImplementation(async (files) => {
+        await putFiles(files)
+        throw new Error('disk full')
       })
       try {
         const res = await tool('split', { source: source(BETA), every: 1 })
         expectProblem(res, 422, 'render_failed')
         const renderId = res.json().render_id as string
         expect(renderId).toMatch(/^rnd_/)
-        expect(calls).toBe(3)
-        // the two parts that were stored are gone again, their folder with them
         expect(existsSync(path.join(store.root, ws.workspace.id, renderId))).toBe(false)
+        const { scratchDirs } = t.kernel.container.cradle
+        await vi.waitFor(() => expect(readdirSync(scratchDirs.root)).toEqual([]))
       } finally {
         spy.mockRestore()
+      }
+    })
+
+    it('puts the parts one by one on a store that cannot move files in, and keeps none when one fails', async () => {
+      const store = t.kernel.container.cradle.fileStore as LocalFileStore
+      const put = store.put.bind(store)
+      let calls = 0
+      const spy = vi.spyOn(store, 'put').mockImplementation(async (key, bytes, type) => {
+        if (++calls === 5) throw new Error('disk full')
+        return put(key, bytes, type)
+      })
+      Object.assign(store, { putFiles: undefined })
+      try {
+        const ok = await tool('split', { source: source(BETA), every: 1 })
+        expect(ok.statusCode).toBe(200)
+        expect(pdfPageTexts(await fileOf(ok, 2)).map((p) => p.trim())).toEqual(['Beta three'])
+        expect(calls).toBe(3)
+        const res = await tool('split', { source: source(BETA), every: 1 })
+        expectProblem(res, 422, 'render_failed')
+        // the parts stored before the failure are gone again, their folder with them
+        expect(existsSync(path.join(store.root, ws.workspace.id, res.json().render_id as string))).toBe(false)
+      } finally {
+        spy.mockRestore()
+        delete (store as { putFiles?: unknown }).putFiles
       }
     })
 

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { FileStore } from '../sdk/file-contracts.ts'
 
+import { putLocalFiles } from './put-local-files.ts'
 import { readStoredFile, readStream } from './read-stored-file.ts'
 
 export { readStream }
@@ -70,6 +75,26 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       expect((await readStoredFile(store(), k))?.equals(bytes)).toBe(true)
       await store().delete(k)
       expect(await readStoredFile(store(), k)).toBeUndefined()
+    })
+
+    it('takes in files from local disk (by its own putFiles where it has one): same bytes, sources gone', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'docsvc-contract-'))
+      try {
+        const parts = Array.from({ length: 12 }, (_, i) => ({
+          key: key(`part-${i}.pdf`),
+          path: path.join(dir, `part-${i}.pdf`),
+          contentType: 'application/pdf',
+          bytes: randomBytes(1000 + i),
+        }))
+        for (const p of parts) await writeFile(p.path, p.bytes)
+        await putLocalFiles(store(), parts)
+        for (const p of parts) {
+          expect((await readStoredFile(store(), p.key))?.equals(p.bytes)).toBe(true)
+          expect(existsSync(p.path)).toBe(false)
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
     })
 
     it('deletes an object, and deleting a missing one is no error', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -82,6 +82,21 @@ describe('LocalFileStore', () => {
     await store.delete('ws_abc/rnd_other/file_1.png')
     // the root itself stays
     expect(readdirSync(root)).toEqual([])
+  })
+
+  // /dev/shm is a tmpfs: a rename from there into the data dir fails with EXDEV
+  const otherFileSystem = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev
+  it.skipIf(!otherFileSystem)('moves files in from another file system by copying them', async () => {
+    const dir = mkdtempSync(path.join('/dev/shm', 'docsvc-files-'))
+    try {
+      const source = path.join(dir, 'part-1.pdf')
+      writeFileSync(source, '%PDF part one')
+      await store.putFiles([{ key, path: source, contentType: 'application/pdf' }])
+      expect(readFileSync(path.join(dataDir, 'files', key), 'utf8')).toBe('%PDF part one')
+      expect(existsSync(source)).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('refuses keys that could leave its folder or reach temp files', async () => {

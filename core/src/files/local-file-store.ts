@@ -1,13 +1,29 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { createWriteStream, renameSync } from 'node:fs'
+import { copyFile, mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { FileStore } from '../sdk/file-contracts.ts'
+import type { FileStore, LocalFile } from '../sdk/file-contracts.ts'
 import { assertFileKey } from './file-key.ts'
+import { flushFiles } from './flush-files.ts'
 
 const GONE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
+// A rename takes microseconds; through the thread pool it takes ~20 us of the event loop and
+// more of waiting, 4x slower for a split's 200 parts. So they run here, 50 between two turns
+// of the loop.
+const MOVE_BATCH = 50
+
+/** rename, or copy and remove when the source lies on another file system */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    renameSync(from, to)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err
+    await copyFile(from, to)
+    await rm(from, { force: true })
+  }
+}
 
 /** Hosted files on local disk (embedded mode): `<root>/<key>`, root being `${dataDir}/files`. */
 export class LocalFileStore implements FileStore {
@@ -37,6 +53,18 @@ export class LocalFileStore implements FileStore {
       (temp) => pipeline(stream, createWriteStream(temp, { flags: 'wx', flush: true })),
       false,
     )
+  }
+
+  async putFiles(files: readonly LocalFile[]): Promise<void> {
+    const targets = files.map((f) => this.pathOf(f.key))
+    for (const dir of new Set(targets.map((t) => path.dirname(t)))) await mkdir(dir, { recursive: true })
+    // a rename moves a whole file in at once: no temp name needed, and no bytes are copied
+    for (let i = 0; i < files.length; i += MOVE_BATCH) {
+      if (i > 0) await new Promise(setImmediate)
+      for (let j = i; j < Math.min(i + MOVE_BATCH, files.length); j++)
+        await moveFile(files[j]!.path, targets[j]!)
+    }
+    await flushFiles(targets, this.root)
   }
 
   // readers see the old file or the whole new one, never a half-written one

@@ -15,6 +15,7 @@ import type { Db } from '../db/database.ts'
 import { EventOutbox } from '../events/event-outbox.ts'
 import { fileRegistrations } from '../files/file-registrations.ts'
 import type { FileUrlSigner } from '../files/file-url-signer.ts'
+import { ScratchDirs } from '../files/scratch-dirs.ts'
 import { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { PlanRepository } from '../plans/plan-repository.ts'
@@ -58,6 +59,7 @@ export interface Cradle {
   idempotencyStore: IdempotencyStore
   fileStore: FileStore
   fileUrlSigner: FileUrlSigner
+  scratchDirs: ScratchDirs
   eventOutbox: EventOutbox
   queue: QueueBackend
   renderRepository: RenderRepository
@@ -108,6 +110,7 @@ export function buildContainer(parts: {
       renderFiles: RenderFiles,
       renderRunner: RenderRunner,
       renderSweeper: RenderSweeper,
+      scratchDirs: ScratchDirs,
     }),
     keyUsageRecorder: asClass(KeyUsageRecorder, { ...singleton, dispose: (r) => r.dispose() }),
     // cluster mode shares counters through PostgreSQL; one embedded process keeps them in memory

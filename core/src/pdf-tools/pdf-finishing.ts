@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { PdfTool } from '../kernel/plugins/extension-points.ts'
 import type { Registry } from '../kernel/plugins/registry.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
@@ -26,6 +27,7 @@ export interface FinishingDeps {
   fetch: GuardedFetch
   signal: AbortSignal
   log(message: string): void
+  scratchDir(): Promise<string>
 }
 
 /** A printed PDF with its attachments and protection; other files and plain PDFs pass unchanged. */
@@ -61,7 +63,7 @@ async function runTool(deps: FinishingDeps, name: string, bytes: Buffer, options
   const out = await tool(deps, name).run([{ bytes, name: 'document.pdf' }], options, deps)
   const [first] = out.files
   if (!first) throw new ProblemError('render_failed', `The PDF tool ${name} returned no file.`)
-  return first.bytes
+  return 'bytes' in first ? first.bytes : readFile(first.path)
 }
 
 async function loadAttachments(list: AttachmentOption[], fetch: GuardedFetch) {

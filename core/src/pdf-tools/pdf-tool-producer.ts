@@ -2,7 +2,7 @@ import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { RenderRequest } from '../renders/render.ts'
 import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
-import type { RenderedFile } from '../sdk/render-contracts.ts'
+import type { ProducedFile } from '../sdk/render-contracts.ts'
 import type { PdfSources } from './pdf-sources.ts'
 import { isBilledTool } from './pdf-tool-billing.ts'
 import { checkToolRequest, PDF_TOOL_INPUT, toolInputOf } from './pdf-tool-request.ts'
@@ -38,8 +38,12 @@ export class PdfToolProducer implements RenderProducer {
     ctx.log(
       `${input.tool}: ${sources.length} source${sources.length === 1 ? '' : 's'}, ${sources.reduce((n, s) => n + s.bytes.length, 0)} bytes`,
     )
-    const output = await tool.run(sources, input.options, { signal: ctx.signal, log: ctx.log })
-    const files: RenderedFile[] = output.files.map((f) => {
+    const output = await tool.run(sources, input.options, {
+      signal: ctx.signal,
+      log: ctx.log,
+      scratchDir: ctx.scratchDir,
+    })
+    const files: ProducedFile[] = output.files.map((f) => {
       if (f.pages !== undefined && f.pages > ctx.maxPages) {
         throw new ProblemError(
           'page_limit_exceeded',
@@ -49,7 +53,7 @@ export class PdfToolProducer implements RenderProducer {
       return {
         format: f.format,
         contentType: CONTENT_TYPES[f.format],
-        bytes: f.bytes,
+        ...('bytes' in f ? { bytes: f.bytes } : { path: f.path, size: f.size }),
         ...(f.pages !== undefined ? { pages: f.pages } : {}),
         ...(f.filename !== undefined ? { filename: f.filename } : {}),
       }

@@ -36,6 +36,14 @@ describe.each(TEST_DIALECTS)('render events, retention and lost renders on %s', 
     expect(object).toMatchObject({ id: done.id, status: 'succeeded', object: 'render' })
     expect((object.files as { url: string }[])[0]?.url).toMatch(/\/files\//)
     expect((events[0] as { test?: boolean }).test).toBeUndefined()
+    // the same record GET answers (its links signed at another moment), started_at included
+    const got = (await t.inject({ method: 'GET', url: `/v1/renders/${done.id}`, key: ws.liveKey })).json()
+    const unlinked = (r: Record<string, unknown>) => ({
+      ...r,
+      files: (r.files as Record<string, unknown>[]).map(({ url: _u, expires_at: _e, ...f }) => f),
+    })
+    expect(unlinked(object)).toEqual(unlinked(got))
+    expect(object.started_at).toEqual(expect.any(String))
   })
 
   it('writes render.failed for failures, with test: true for test renders', async () => {

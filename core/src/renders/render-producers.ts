@@ -1,5 +1,6 @@
 import type {
   GuardedFetch,
+  ProducedFile,
   RenderDocument,
   RenderedFile,
   RenderWarningCode,
@@ -25,12 +26,14 @@ export interface ProducerContext {
   locale?: string
   warn(code: RenderWarningCode, message: string): void
   log(message: string): void
+  /** the render's private scratch folder, made on first call, removed once its files are stored */
+  scratchDir(): Promise<string>
   /** the standard second half: prints a document with the request's output format and options */
   print(document: RenderDocument): Promise<RenderedFile>
 }
 
 export interface Production {
-  files: RenderedFile[]
+  files: ProducedFile[]
   /** the render's `result` (tool results, validation reports) */
   result?: Record<string, unknown>
   /** false when this render is not billed (a decision of the feature; default true) */

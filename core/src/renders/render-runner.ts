@@ -1,6 +1,8 @@
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { EventOutbox } from '../events/event-outbox.ts'
+import { putLocalFiles } from '../files/put-local-files.ts'
+import type { ScratchDirs, ScratchLease } from '../files/scratch-dirs.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
@@ -11,11 +13,14 @@ import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
-import type {
-  RenderDocument,
-  RenderedFile,
-  RenderWarning,
-  RenderWarningCode,
+import {
+  isStagedFile,
+  type ProducedFile,
+  type RenderDocument,
+  type RenderedFile,
+  type RenderWarning,
+  type RenderWarningCode,
+  type StagedFile,
 } from '../sdk/render-contracts.ts'
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
@@ -42,6 +47,7 @@ export interface RenderRunnerDeps {
   renderFiles: RenderFiles
   renderProducers: RenderProducers
   eventOutbox: EventOutbox
+  scratchDirs: ScratchDirs
   config: Config
   log: Logger
 }
@@ -81,20 +87,30 @@ export class RenderRunner {
 
   readonly handle = async (job: Job<{ renderId: string }>, signal: AbortSignal): Promise<void> => {
     const { renderRepository: renders, renderCompletion } = this.#d
-    const render = await renders.getById(job.data.renderId)
-    if (!render) return
-    if (render.status !== 'queued' && render.status !== 'processing') {
+    const found = await renders.getById(job.data.renderId)
+    if (!found) return
+    if (found.status !== 'queued' && found.status !== 'processing') {
       // canceled while queued (e.g. a sync timeout): it will not run, so its stored bodies go
-      await discardLargeBodies(this.#d.fileStore, render)
+      await discardLargeBodies(this.#d.fileStore, found)
       return
     }
-    if (!(await renders.claim(render.id, new Date().toISOString()))) return
+    const claimedAt = new Date().toISOString()
+    if (!(await renders.claim(found.id, claimedAt))) return
+    // the record as the claim left it: its events carry this attempt's start
+    const render: Render = {
+      ...found,
+      status: 'processing',
+      started_at: claimedAt,
+      updated_at: claimedAt,
+      attempts: found.attempts + 1,
+    }
     const warnings: RenderWarning[] = []
     // which process ran which attempt: what an operator asks first about a retried render
-    const logs: LogLine[] = [logLine(`attempt ${render.attempts + 1} on worker ${WORKER_NAME}`)]
+    const logs: LogLine[] = [logLine(`attempt ${render.attempts} on worker ${WORKER_NAME}`)]
+    const scratch = this.#d.scratchDirs.lease()
     try {
       const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
-      const { files, result, billed } = await this.#produce(sent, signal, warnings, logs)
+      const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
       const stored = await this.#store(render, files, new Date())
       logs.push(logLine(`stored ${stored.length} file${stored.length === 1 ? '' : 's'}`))
       // finished once stored: a split's 200 files take a moment
@@ -136,6 +152,8 @@ export class RenderRunner {
       await renders.appendLog(render.id, logs).catch(() => {})
       await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
       renderCompletion.notify(render.id)
+      // after the answer: by now the files it held are stored or not needed
+      await scratch.dispose().catch(() => {})
     }
   }
 
@@ -144,6 +162,7 @@ export class RenderRunner {
     signal: AbortSignal,
     warnings: RenderWarning[],
     logs: LogLine[],
+    scratch: ScratchLease,
   ): Promise<Production> {
     const { plugins, outboundGuard, planRepository, workspaceRepository, config, renderProducers } = this.#d
     const { request } = render
@@ -164,6 +183,7 @@ export class RenderRunner {
       log: (message: string) => {
         logs.push(logLine(message))
       },
+      scratchDir: scratch.dir,
     }
     const fetch = outboundGuard.fetch.bind(outboundGuard)
     const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
@@ -188,6 +208,7 @@ export class RenderRunner {
         fetch,
         signal: base.signal,
         log: base.log,
+        scratchDir: base.scratchDir,
       })
     }
     const producer = renderProducers.get(request.input.type)
@@ -204,33 +225,36 @@ export class RenderRunner {
     return { files: [await print(document)] }
   }
 
-  async #store(render: Render, files: RenderedFile[], now: Date): Promise<RenderFile[]> {
-    const stored: string[] = []
+  async #store(render: Render, files: ProducedFile[], now: Date): Promise<RenderFile[]> {
+    const rows = files.map((file, position) => this.#row(render, file, position, files.length, now))
+    const inMemory: { file: RenderedFile; key: string }[] = []
+    const staged: { file: StagedFile; key: string }[] = []
+    files.forEach((file, i) => {
+      const key = rows[i]!.storage_key
+      if (isStagedFile(file)) staged.push({ file, key })
+      else inMemory.push({ file, key })
+    })
+    const { fileStore } = this.#d
     try {
-      // a split makes up to 200 files: written side by side, their flushes to disk overlap
-      return await mapWithLimit(files, STORE_CONCURRENCY, (file, position) =>
-        this.#storeOne(render, file, position, files.length, now, stored),
+      // a split makes up to 200 files: side by side, or moved in from disk with one flush
+      await mapWithLimit(inMemory, STORE_CONCURRENCY, ({ file, key }) =>
+        fileStore.put(key, file.bytes, file.contentType),
       )
+      await putLocalFiles(
+        fileStore,
+        staged.map(({ file, key }) => ({ key, path: file.path, contentType: file.contentType })),
+      )
+      return rows
     } catch (err) {
       // a render that fails here keeps no files: nothing would ever point at them
-      await Promise.allSettled(stored.map((key) => this.#d.fileStore.delete(key)))
+      await Promise.allSettled(rows.map((row) => fileStore.delete(row.storage_key)))
       throw err
     }
   }
 
-  async #storeOne(
-    render: Render,
-    file: RenderedFile,
-    position: number,
-    count: number,
-    now: Date,
-    stored: string[],
-  ): Promise<RenderFile> {
+  #row(render: Render, file: ProducedFile, position: number, count: number, now: Date): RenderFile {
     const id = newId('file')
     const ext = file.format === 'jpeg' ? 'jpg' : file.format
-    const key = `${render.workspace_id}/${render.id}/${id}.${ext}`
-    await this.#d.fileStore.put(key, file.bytes, file.contentType)
-    stored.push(key)
     return {
       id,
       render_id: render.id,
@@ -238,12 +262,12 @@ export class RenderRunner {
       position,
       format: file.format,
       content_type: file.contentType,
-      size: file.bytes.length,
+      size: isStagedFile(file) ? file.size : file.bytes.length,
       pages: file.pages ?? null,
       width: file.width ?? null,
       height: file.height ?? null,
       filename: file.filename ?? renderFilename(render.request.filename, render.id, ext, position, count),
-      storage_key: key,
+      storage_key: `${render.workspace_id}/${render.id}/${id}.${ext}`,
       created_at: now.toISOString(),
       deleted_at: null,
     }

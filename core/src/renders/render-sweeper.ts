@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { EventOutbox } from '../events/event-outbox.ts'
+import type { ScratchDirs } from '../files/scratch-dirs.ts'
 import type { Config } from '../kernel/config.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Render } from './render.ts'
@@ -14,7 +15,8 @@ const QUEUED_LOST_AFTER_MS = 24 * 3600 * 1000
 
 /**
  * Worker housekeeping: renders whose job the platform lost end `failed` with `render_lost`
- * (nothing billed), and hosted files past their retention are deleted (`expired`).
+ * (nothing billed), hosted files past their retention are deleted (`expired`), and scratch
+ * folders a stopped process left behind go.
  */
 export class RenderSweeper {
   readonly #renders: RenderRepository
@@ -23,6 +25,7 @@ export class RenderSweeper {
   readonly #config: Config
   readonly #log: Logger
   readonly #store: FileStore
+  readonly #scratch: ScratchDirs
   readonly #events: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks }
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> = Promise.resolve()
@@ -36,8 +39,10 @@ export class RenderSweeper {
     eventOutbox: EventOutbox
     renderFileLinks: RenderFileLinks
     fileStore: FileStore
+    scratchDirs: ScratchDirs
   }) {
     this.#store = deps.fileStore
+    this.#scratch = deps.scratchDirs
     this.#events = { eventOutbox: deps.eventOutbox, renderFileLinks: deps.renderFileLinks }
     this.#renders = deps.renderRepository
     this.#files = deps.renderFiles
@@ -98,6 +103,8 @@ export class RenderSweeper {
         expired++
       }
     }
+    // scratch folders of renders whose process stopped before it could remove them
+    await this.#scratch.sweep(now.getTime())
     return { lost, expired }
   }
 }

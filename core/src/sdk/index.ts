@@ -31,7 +31,7 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
-export type { FileStore, FileStoreFactory } from './file-contracts.ts'
+export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
 export type {
   Job,
@@ -49,6 +49,7 @@ export type {
   InputContext,
   OutputContext,
   OutputFormat,
+  ProducedFile,
   RenderContextBase,
   RenderDocument,
   RenderedFile,
@@ -56,6 +57,8 @@ export type {
   RenderOutput,
   RenderWarning,
   RenderWarningCode,
+  StagedFile,
   WaitOptions,
 } from './render-contracts.ts'
+export { isStagedFile } from './render-contracts.ts'
 export { TEST_WATERMARK, testWatermarkFontPx } from './test-watermark-look.ts'

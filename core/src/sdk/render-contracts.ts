@@ -101,6 +101,23 @@ export interface RenderedFile {
   filename?: string
 }
 
+/**
+ * An output already on this worker's disk, in the render's scratch folder (`scratchDir`): the
+ * kernel moves it into the file store as it is, never reading it into memory (a split's parts).
+ */
+export interface StagedFile extends Omit<RenderedFile, 'bytes'> {
+  /** absolute path of the file; the kernel takes it over */
+  path: string
+  size: number
+}
+
+/** What a render makes: bytes in memory, or a file on disk. */
+export type ProducedFile = RenderedFile | StagedFile
+
+export function isStagedFile(file: ProducedFile): file is StagedFile {
+  return 'path' in file
+}
+
 export interface RenderOutput<O = Record<string, unknown>> {
   readonly format: OutputFormat
   /** JSON Schema of this format's options object (`output.pdf` or `output.image`) */

@@ -3,7 +3,7 @@ import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
 import { pageCount, qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
-import { type WorkDir, withWorkDir } from './qpdf.ts'
+import { WorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
   PdfToolContext,
@@ -15,6 +15,7 @@ import type {
 
 /** SPEC 8: a split makes at most 200 files. */
 export const MAX_SPLIT_OUTPUTS = 200
+const READ_CONCURRENCY = 16
 
 function rangesOf(options: ToolOptions): string[] | undefined {
   return Array.isArray(options.ranges) ? (options.ranges as string[]) : undefined
@@ -47,24 +48,30 @@ export const splitTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     const stem = splitStem(options.filename)
-    return withWorkDir(async (work) => {
-      const file = await writeClearSource(work, source.bytes, ctx.signal)
-      const every = everyOf(options)
-      const { pages, parts } =
-        every !== undefined
-          ? await splitEvery(work, file, every, ctx.signal)
-          : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
-      ctx.log(`split ${pages} pages into ${parts.length} files`)
-      const files: PdfToolFile[] = parts.map((p, i) => ({
-        format: 'pdf',
-        bytes: p.bytes,
-        pages: p.pages,
-        filename: `${stem}-${i + 1}.pdf`,
-      }))
-      if (options.zip !== true) return { files }
-      const zip = zipSync(Object.fromEntries(files.map((f) => [f.filename!, f.bytes])), { level: 1 })
+    // the parts stay in the render's scratch folder: the kernel moves them into the store as
+    // they are, so none of them is read into memory unless a zip needs it
+    const work = new WorkDir(await ctx.scratchDir())
+    const file = await writeClearSource(work, source.bytes, ctx.signal)
+    const every = everyOf(options)
+    const { pages, parts } =
+      every !== undefined
+        ? await splitEvery(work, file, every, ctx.signal)
+        : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
+    ctx.log(`split ${pages} pages into ${parts.length} files`)
+    const filename = (i: number) => `${stem}-${i + 1}.pdf`
+    if (options.zip === true) {
+      const bytes = await mapWithLimit(parts, READ_CONCURRENCY, (p) => work.read(p.name))
+      const zip = zipSync(Object.fromEntries(bytes.map((b, i) => [filename(i), b])), { level: 1 })
       return { files: [{ format: 'zip', bytes: Buffer.from(zip), filename: `${stem}.zip` }] }
-    })
+    }
+    const files: PdfToolFile[] = parts.map((p, i) => ({
+      format: 'pdf',
+      path: work.pathOf(p.name),
+      size: work.size(p.name),
+      pages: p.pages,
+      filename: filename(i),
+    }))
+    return { files }
   },
 }
 
@@ -88,12 +95,7 @@ async function splitEvery(work: WorkDir, file: string, every: number, signal: Ab
   )
   // one qpdf run writes every part (part-01-02.pdf ...); zero-padded names sort in page order
   const names = (await readdir(work.root)).filter((n) => /^part-\d+(-\d+)?\.pdf$/.test(n)).sort()
-  const parts = await Promise.all(
-    names.map(async (name, i) => ({
-      bytes: await work.read(name),
-      pages: Math.min(every, pages - i * every),
-    })),
-  )
+  const parts = names.map((name, i) => ({ name, pages: Math.min(every, pages - i * every) }))
   return { pages, parts }
 }
 
@@ -105,7 +107,7 @@ async function splitRanges(work: WorkDir, file: string, ranges: string[], signal
     const out = `range-${i + 1}.pdf`
     // the source stays the primary input, so document-level data (info, language) carries over
     await qpdfStep([file, '--pages', file, list.join(','), '--', out], work, signal)
-    return { bytes: await work.read(out), pages: list.length }
+    return { name: out, pages: list.length }
   })
   return { pages, parts }
 }

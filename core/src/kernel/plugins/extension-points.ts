@@ -23,15 +23,25 @@ export interface PdfToolContext {
   /** aborted on cancel, on the render timeout, or when the worker stops */
   signal: AbortSignal
   log(message: string): void
+  /**
+   * The render's private scratch folder (made on first call, the same on every call), removed
+   * once the render's files are stored. A file the tool returns by `path` lies in it.
+   */
+  scratchDir(): Promise<string>
 }
 
-export interface PdfToolFile {
+interface PdfToolFileInfo {
   format: 'pdf' | 'zip'
-  bytes: Buffer
   pages?: number
   /** the stored file name when the tool decides it (split parts) */
   filename?: string
 }
+
+/**
+ * One output: its bytes, or a file the tool wrote in `scratchDir` (with its size), which the
+ * kernel moves into the file store without reading it (a split's 200 parts).
+ */
+export type PdfToolFile = PdfToolFileInfo & ({ bytes: Buffer } | { path: string; size: number })
 
 export interface PdfToolOutput {
   /** empty for a metadata read */
