@@ -1,4 +1,10 @@
 import { EventEmitter } from 'node:events'
+import type { RenderRecordView } from './render-events.ts'
+
+/** A finish: with the record a worker of this process wrote, which spares the waiter a read. */
+export interface RenderFinish {
+  record?: RenderRecordView
+}
 
 /**
  * Sync renders wait here. A worker in this process announces a finish at once; a finish in
@@ -11,20 +17,20 @@ export class RenderCompletion {
     this.#emitter.setMaxListeners(0)
   }
 
-  notify(renderId: string): void {
-    this.#emitter.emit(renderId)
+  notify(renderId: string, finish: RenderFinish = {}): void {
+    this.#emitter.emit(renderId, finish)
   }
 
-  /** true once `isFinished` says so, false when `timeoutMs` passes first. */
+  /** The finish once `isFinished` says so or a worker announces it; undefined when `timeoutMs` passes first. */
   wait(
     renderId: string,
     timeoutMs: number,
     isFinished: () => Promise<boolean>,
     pollMs = 250,
-  ): Promise<boolean> {
+  ): Promise<RenderFinish | undefined> {
     return new Promise((resolve) => {
       let done = false
-      const finish = (value: boolean) => {
+      const finish = (value: RenderFinish | undefined) => {
         if (done) return
         done = true
         clearTimeout(timer)
@@ -34,12 +40,12 @@ export class RenderCompletion {
       }
       const check = () =>
         isFinished().then(
-          (finished) => finished && finish(true),
+          (finished) => finished && finish({}),
           () => {},
         )
-      const onNotify = () => finish(true)
+      const onNotify = (announced: RenderFinish) => finish(announced)
       this.#emitter.on(renderId, onNotify)
-      const timer = setTimeout(() => finish(false), timeoutMs)
+      const timer = setTimeout(() => finish(undefined), timeoutMs)
       const poll = setInterval(check, pollMs)
       void check()
     })

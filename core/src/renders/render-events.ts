@@ -8,28 +8,44 @@ import { fileView, renderView } from './render-view.ts'
 
 export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.expired'
 
+/** The render record as events, GET and sync responses show it. */
+export type RenderRecordView = ReturnType<typeof renderView>
+
 /**
- * The writer of one render event, for the transaction that makes the change (SPEC 6.2: the data
- * object is the full render record). Batch items send none; batch events report on them.
+ * The record a render event carries (SPEC 6.2: the full render record): its files listed with
+ * fresh links when hosted, without when not (zero retention, hosted: false).
+ */
+export function renderEventObject(
+  deps: { renderFileLinks: RenderFileLinks },
+  type: RenderEventType,
+  render: Render,
+  files: RenderFile[],
+): RenderRecordView {
+  const { hosted } = hostingOf(render)
+  const views = files
+    .filter((f) => !f.deleted_at && type === 'render.succeeded')
+    .map((f) => fileView(f, hosted ? deps.renderFileLinks.link(render, f) : {}))
+  return renderView(render, views)
+}
+
+/**
+ * The writer of one render event, for the transaction that makes the change. Batch items send
+ * none; batch events report on them. `object` when the caller made it already.
  */
 export function renderEventWriter(
   deps: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks },
   type: RenderEventType,
   render: Render,
   files: RenderFile[],
+  object?: RenderRecordView,
 ): (trx: Kysely<Database>) => Promise<unknown> {
   return async (trx) => {
     if (render.source === 'batch') return
-    // a copy that is not hosted (zero retention, hosted: false) is listed without a link
-    const { hosted } = hostingOf(render)
-    const views = files
-      .filter((f) => !f.deleted_at && type === 'render.succeeded')
-      .map((f) => fileView(f, hosted ? deps.renderFileLinks.link(render, f) : {}))
     await deps.eventOutbox.emit(trx, {
       workspaceId: render.workspace_id,
       type,
       test: render.test,
-      data: { object: renderView(render, views) },
+      data: { object: object ?? renderEventObject(deps, type, render, files) },
     })
   }
 }

@@ -44,6 +44,8 @@ describe.each(TEST_DIALECTS)('render events, retention and lost renders on %s', 
     })
     expect(unlinked(object)).toEqual(unlinked(got))
     expect(object.started_at).toEqual(expect.any(String))
+    // the sync answer is that record, links and all
+    expect(done).toEqual(object)
   })
 
   it('writes render.failed for failures, with test: true for test renders', async () => {

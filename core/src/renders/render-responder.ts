@@ -108,6 +108,15 @@ export async function respondToRender(
       .header('Location', location)
       .send(await presentRender(deps, current))
   }
+  // the record a worker of this process just wrote, links signed: answered without a read
+  const { record } = finished
+  if (
+    record?.status === 'succeeded' &&
+    created.request.delivery.type === 'url' &&
+    hostingOf(created).hosted
+  ) {
+    return reply.code(200).header('Location', location).send(record)
+  }
   const render = await deps.renderService.get(request.auth!, created.id)
   if (render.status !== 'succeeded') throw failure(render)
   const delivery = render.request.delivery.type

@@ -24,9 +24,9 @@ import {
 } from '../sdk/render-contracts.ts'
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
-import type { RenderCompletion } from './render-completion.ts'
+import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
-import { renderEventWriter } from './render-events.ts'
+import { renderEventObject, renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { renderFilename } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
@@ -108,6 +108,7 @@ export class RenderRunner {
     // which process ran which attempt: what an operator asks first about a retried render
     const logs: LogLine[] = [logLine(`attempt ${render.attempts} on worker ${WORKER_NAME}`)]
     const scratch = this.#d.scratchDirs.lease()
+    let finish: RenderFinish = {}
     try {
       const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
@@ -126,14 +127,17 @@ export class RenderRunner {
         files_expire_at: new Date(now.getTime() + keepMs).toISOString(),
       }
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
-      await renders.finish(
+      // the event's record, links signed once: a sync response in this process answers it too
+      const record = renderEventObject(this.#d, 'render.succeeded', done, stored)
+      const finished = await renders.finish(
         render,
         patch,
         stored,
         render.test || billed === false ? undefined : { kind: render.kind },
         at,
-        renderEventWriter(this.#d, 'render.succeeded', done, stored),
+        renderEventWriter(this.#d, 'render.succeeded', done, stored, record),
       )
+      if (finished) finish = { record }
       if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())
     } catch (err) {
       const error = renderErrorOf(err)
@@ -151,7 +155,7 @@ export class RenderRunner {
     } finally {
       await renders.appendLog(render.id, logs).catch(() => {})
       await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
-      renderCompletion.notify(render.id)
+      renderCompletion.notify(render.id, finish)
       // after the answer: by now the files it held are stored or not needed
       await scratch.dispose().catch(() => {})
     }
