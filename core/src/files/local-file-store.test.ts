@@ -84,6 +84,12 @@ describe('LocalFileStore', () => {
     expect(readdirSync(root)).toEqual([])
   })
 
+  it('names the file of an object for reading in place, and refuses keys outside its folder', async () => {
+    await store.put(key, Buffer.from('%PDF in place'), 'application/pdf')
+    expect(readFileSync(store.localPath(key), 'utf8')).toBe('%PDF in place')
+    expect(() => store.localPath('../escape.pdf')).toThrow()
+  })
+
   // /dev/shm is a tmpfs: a rename from there into the data dir fails with EXDEV
   const otherFileSystem = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev
   it.skipIf(!otherFileSystem)('moves files in from another file system by copying them', async () => {

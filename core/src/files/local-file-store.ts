@@ -126,6 +126,10 @@ export class LocalFileStore implements FileStore {
     }
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key)
+  }
+
   async delete(key: string): Promise<void> {
     const file = this.pathOf(key)
     await rm(file, { force: true })

@@ -23,6 +23,8 @@ export interface ResolvedSource {
   bytes: Buffer
   /** a file name for bookmarks and logs */
   name: string
+  /** where the bytes lie on this worker's disk, when the store keeps them here */
+  path?: string
 }
 
 /** Whose sources these are: a render_id or upload_id is looked up in this workspace and mode only. */
@@ -127,11 +129,11 @@ export class PdfSources {
   ): Promise<ResolvedSource> {
     if (spec.upload_id != null) {
       const upload = this.#upload(uploads, spec.upload_id)
-      return { bytes: await this.#stored(upload.storage_key, label), name: upload.filename }
+      return this.#stored(upload.storage_key, upload.filename, label)
     }
     if (spec.render_id != null) {
       const file = await this.#renderFile(owner, spec.render_id, spec.file_id)
-      return { bytes: await this.#stored(file.storage_key, label), name: file.filename }
+      return this.#stored(file.storage_key, file.filename, label)
     }
     if (spec.url != null) return fetchSource(spec.url, fetch, label)
     const base64 = DATA_URI.exec(spec.data_uri ?? '')?.[3] ?? ''
@@ -161,10 +163,12 @@ export class PdfSources {
     return file
   }
 
-  async #stored(key: string, label: string): Promise<Buffer> {
-    const bytes = await readStoredFile(this.#d.fileStore, key)
+  async #stored(key: string, name: string, label: string): Promise<ResolvedSource> {
+    const store = this.#d.fileStore
+    const bytes = await readStoredFile(store, key)
     if (!bytes) throw new ProblemError('file_expired', `The file of ${label} is no longer stored.`)
-    return bytes
+    const path = store.localPath?.(key)
+    return { bytes, name, ...(path ? { path } : {}) }
   }
 }
 

@@ -20,6 +20,11 @@ export interface FileStore {
    * any of them may be stored (the caller deletes the keys).
    */
   putFiles?(files: readonly LocalFile[]): Promise<void>
+  /**
+   * The file an object is on this worker's disk, for reading in place; optional, and undefined
+   * when the store keeps the object elsewhere. Nothing may write to it.
+   */
+  localPath?(key: string): string | undefined
   delete(key: string): Promise<void>
 }
 

@@ -9,10 +9,10 @@ import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from '
 export const mergeTool: PdfTool = {
   name: 'merge',
   async run(sources: PdfToolSource[], options: ToolOptions, ctx: PdfToolContext): Promise<PdfToolOutput> {
-    return withWorkDir(async (work) => {
+    return withWorkDir(ctx, async (work) => {
       const files = await Promise.all(
         sources.map(async (s, i) => {
-          const file = await work.write(`in-${i + 1}.pdf`, s.bytes)
+          const file = await work.place(`in-${i + 1}.pdf`, s)
           requireClear(await encryptionOf(work, file, s.bytes, ctx.signal), sourceLabel(i, sources.length))
           return file
         }),

@@ -20,8 +20,8 @@ export const metadataTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     const set = options.set as Record<string, unknown> | null | undefined
-    return withWorkDir(async (work) => {
-      const file = await work.write('in-1.pdf', source.bytes)
+    return withWorkDir(ctx, async (work) => {
+      const file = await work.place('in-1.pdf', source)
       const encryption = await encryptionOf(work, file, source.bytes, ctx.signal)
       if (encryption !== 'none' && set) {
         throw new ProblemError('pdf_password_required', 'The PDF is encrypted; unlock it first.')

@@ -54,9 +54,13 @@ export function requireClear(encryption: Encryption, label: string): void {
 }
 
 /** Writes the one source into the work folder and checks it is clear (tools that change a PDF). */
-export async function writeClearSource(work: WorkDir, bytes: Buffer, signal: AbortSignal): Promise<string> {
-  const file = await work.write('in-1.pdf', bytes)
-  requireClear(await encryptionOf(work, file, bytes, signal), 'the source')
+export async function writeClearSource(
+  work: WorkDir,
+  source: { bytes: Buffer; path?: string },
+  signal: AbortSignal,
+): Promise<string> {
+  const file = await work.place('in-1.pdf', source)
+  requireClear(await encryptionOf(work, file, source.bytes, signal), 'the source')
   return file
 }
 

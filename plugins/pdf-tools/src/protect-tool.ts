@@ -59,8 +59,8 @@ export const protectTool: PdfTool = {
     if (!source) return { files: [] }
     // without an owner password anyone could lift the restrictions: a random one keeps them
     const owner = password(options.owner_password) ?? randomBytes(24).toString('hex')
-    return withWorkDir(async (work) => {
-      const file = await writeClearSource(work, source.bytes, ctx.signal)
+    return withWorkDir(ctx, async (work) => {
+      const file = await writeClearSource(work, source, ctx.signal)
       const job = await qpdfJob(work, 'protect', {
         inputFile: file,
         outputFile: 'protected.pdf',

@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { link, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ProblemError, runProgram } from '@docsvc/core/sdk'
 
 // qpdf does the byte work (DESIGN.md §2), as a bounded child process on files in a private
-// temporary folder: it never sees a caller's path, and the folder goes away with the job.
+// folder of the render: it never sees a caller's path, and the folder goes away with the render.
 
 const TIME_LIMIT_MS = 120_000
 const OUTPUT_LIMIT = 1024 * 1024
@@ -37,14 +36,16 @@ export async function qpdf(args: string[], signal: AbortSignal, cwd: string): Pr
   return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr }
 }
 
-/** A private folder for one job's files, removed afterwards whatever happens. */
-export async function withWorkDir<T>(fn: (dir: WorkDir) => Promise<T>): Promise<T> {
-  const root = await mkdtemp(path.join(tmpdir(), 'docsvc-pdf-tools-'))
-  try {
-    return await fn(new WorkDir(root))
-  } finally {
-    await rm(root, { recursive: true, force: true })
-  }
+/**
+ * A private folder for one tool run, inside the render's scratch folder. The kernel removes that
+ * once the render's files are stored, after the answer: no request waits for the cleanup of a
+ * hundred merge sources, and files returned by path (split parts) stay until they are stored.
+ */
+export async function withWorkDir<T>(
+  ctx: { scratchDir(): Promise<string> },
+  fn: (dir: WorkDir) => Promise<T>,
+): Promise<T> {
+  return fn(new WorkDir(await mkdtemp(path.join(await ctx.scratchDir(), 'qpdf-'))))
 }
 
 export class WorkDir {
@@ -52,6 +53,22 @@ export class WorkDir {
 
   constructor(root: string) {
     this.root = root
+  }
+
+  /**
+   * Puts a source in the folder as `name`: a hard link to the file where the kernel keeps it on
+   * this disk (no bytes written; the link also outlives a delete of the original), else its bytes.
+   */
+  async place(name: string, source: { bytes: Buffer; path?: string }): Promise<string> {
+    if (source.path) {
+      try {
+        await link(source.path, this.pathOf(name))
+        return name
+      } catch {
+        // another file system, or gone meanwhile: the bytes in memory are the same
+      }
+    }
+    return this.write(name, source.bytes)
   }
 
   async write(name: string, bytes: Buffer): Promise<string> {

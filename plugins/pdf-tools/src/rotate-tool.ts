@@ -11,8 +11,8 @@ export const rotateTool: PdfTool = {
   async run(sources: PdfToolSource[], options: ToolOptions, ctx: PdfToolContext): Promise<PdfToolOutput> {
     const [source] = sources
     if (!source) return { files: [] }
-    return withWorkDir(async (work) => {
-      const file = await writeClearSource(work, source.bytes, ctx.signal)
+    return withWorkDir(ctx, async (work) => {
+      const file = await writeClearSource(work, source, ctx.signal)
       const list = typeof options.pages === 'string' ? options.pages : 'all'
       const degrees = Number(options.degrees)
       // qpdf's + and - add to the page's rotation instead of setting it

@@ -3,7 +3,7 @@ import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
 import { pageCount, qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
-import { WorkDir } from './qpdf.ts'
+import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
   PdfToolContext,
@@ -50,28 +50,29 @@ export const splitTool: PdfTool = {
     const stem = splitStem(options.filename)
     // the parts stay in the render's scratch folder: the kernel moves them into the store as
     // they are, so none of them is read into memory unless a zip needs it
-    const work = new WorkDir(await ctx.scratchDir())
-    const file = await writeClearSource(work, source.bytes, ctx.signal)
-    const every = everyOf(options)
-    const { pages, parts } =
-      every !== undefined
-        ? await splitEvery(work, file, every, ctx.signal)
-        : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
-    ctx.log(`split ${pages} pages into ${parts.length} files`)
-    const filename = (i: number) => `${stem}-${i + 1}.pdf`
-    if (options.zip === true) {
-      const bytes = await mapWithLimit(parts, READ_CONCURRENCY, (p) => work.read(p.name))
-      const zip = zipSync(Object.fromEntries(bytes.map((b, i) => [filename(i), b])), { level: 1 })
-      return { files: [{ format: 'zip', bytes: Buffer.from(zip), filename: `${stem}.zip` }] }
-    }
-    const files: PdfToolFile[] = parts.map((p, i) => ({
-      format: 'pdf',
-      path: work.pathOf(p.name),
-      size: work.size(p.name),
-      pages: p.pages,
-      filename: filename(i),
-    }))
-    return { files }
+    return withWorkDir(ctx, async (work) => {
+      const file = await writeClearSource(work, source, ctx.signal)
+      const every = everyOf(options)
+      const { pages, parts } =
+        every !== undefined
+          ? await splitEvery(work, file, every, ctx.signal)
+          : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
+      ctx.log(`split ${pages} pages into ${parts.length} files`)
+      const filename = (i: number) => `${stem}-${i + 1}.pdf`
+      if (options.zip === true) {
+        const bytes = await mapWithLimit(parts, READ_CONCURRENCY, (p) => work.read(p.name))
+        const zip = zipSync(Object.fromEntries(bytes.map((b, i) => [filename(i), b])), { level: 1 })
+        return { files: [{ format: 'zip', bytes: Buffer.from(zip), filename: `${stem}.zip` }] }
+      }
+      const files: PdfToolFile[] = parts.map((p, i) => ({
+        format: 'pdf',
+        path: work.pathOf(p.name),
+        size: work.size(p.name),
+        pages: p.pages,
+        filename: filename(i),
+      }))
+      return { files }
+    })
   },
 }
 

@@ -11,8 +11,8 @@ export const unlockTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     const password = typeof options.password === 'string' ? options.password : ''
-    return withWorkDir(async (work) => {
-      const file = await work.write('in-1.pdf', source.bytes)
+    return withWorkDir(ctx, async (work) => {
+      const file = await work.place('in-1.pdf', source)
       const unchanged = async (known?: number) => {
         const pages = known ?? (await pageCount(work, file, 'the source', ctx.signal))
         ctx.log('the PDF is not encrypted; returned unchanged')

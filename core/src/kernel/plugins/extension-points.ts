@@ -17,6 +17,12 @@ export interface PdfToolSource {
   bytes: Buffer
   /** a file name for it (merge bookmarks), e.g. the upload's name */
   name: string
+  /**
+   * The same bytes as a file on this worker's disk, when the kernel keeps it there (an upload or
+   * a render's file in the local store): read only, e.g. hard-linked into a work folder instead
+   * of written out again.
+   */
+  path?: string
 }
 
 export interface PdfToolContext {
