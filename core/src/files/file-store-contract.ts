@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { FileStore } from '../sdk/file-contracts.ts'
 
 import { putLocalFiles } from './put-local-files.ts'
-import { readStoredFile, readStream } from './read-stored-file.ts'
+import { readStoredFile, readStoredFiles, readStream } from './read-stored-file.ts'
 
 export { readStream }
 
@@ -95,6 +95,19 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       } finally {
         await rm(dir, { recursive: true, force: true })
       }
+    })
+
+    it('reads several objects whole (by its own readMany where it has one), in order, undefined when missing', async () => {
+      const bytes = [randomBytes(5000), randomBytes(10), Buffer.alloc(0)]
+      const keys = bytes.map((_, i) => key(`many-${i}.pdf`))
+      for (const [i, k] of keys.entries()) await store().put(k, bytes[i]!, 'application/pdf')
+      const got = await readStoredFiles(store(), [keys[0]!, key('never.pdf'), keys[1]!, keys[2]!])
+      expect(got.map((b) => b?.toString('hex'))).toEqual([
+        bytes[0]!.toString('hex'),
+        undefined,
+        bytes[1]!.toString('hex'),
+        '',
+      ])
     })
 
     it('deletes an object, and deleting a missing one is no error', async () => {

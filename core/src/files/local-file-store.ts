@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FileStore, LocalFile } from '../sdk/file-contracts.ts'
+import { readFilesWhole } from './batch-read.ts'
 import { assertFileKey } from './file-key.ts'
 import { flushFiles } from './flush-files.ts'
 
@@ -124,6 +125,10 @@ export class LocalFileStore implements FileStore {
       if (GONE.has((err as NodeJS.ErrnoException).code ?? '')) return undefined
       throw err
     }
+  }
+
+  readMany(keys: readonly string[]): Promise<(Buffer | undefined)[]> {
+    return readFilesWhole(keys.map((key) => this.pathOf(key)))
   }
 
   localPath(key: string): string {

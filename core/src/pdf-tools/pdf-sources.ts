@@ -1,4 +1,4 @@
-import { readStoredFile } from '../files/read-stored-file.ts'
+import { readStoredFile, readStoredFiles } from '../files/read-stored-file.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
@@ -95,10 +95,13 @@ export class PdfSources {
   /** The bytes of every source, in order; each must start like a PDF (422 invalid_pdf_source). */
   async resolve(owner: SourceOwner, specs: PdfSourceSpec[], fetch: GuardedFetch): Promise<ResolvedSource[]> {
     const uploads = await this.#uploads(owner, specs)
-    // a merge names up to 200: fetched a few at a time, kept in order
+    // a merge names up to 200: the uploads read in one batch, the rest fetched a few at a time
+    const keys = [...uploads.values()].map((u) => u.storage_key)
+    const read = await readStoredFiles(this.#d.fileStore, keys)
+    const uploaded = new Map(keys.map((key, i) => [key, read[i]]))
     return mapWithLimit(specs, RESOLVE_CONCURRENCY, async (spec, i) => {
       const label = specs.length > 1 ? `source ${i + 1}` : 'the source'
-      const source = await this.#resolveOne(owner, spec, i, { fetch, uploads, label })
+      const source = await this.#resolveOne(owner, spec, i, { fetch, uploads, uploaded, label })
       if (!source.bytes.subarray(0, 1024).includes('%PDF-')) {
         throw new ProblemError(
           'invalid_pdf_source',
@@ -125,15 +128,26 @@ export class PdfSources {
     owner: SourceOwner,
     spec: PdfSourceSpec,
     index: number,
-    { fetch, uploads, label }: { fetch: GuardedFetch; uploads: Map<string, Upload>; label: string },
+    {
+      fetch,
+      uploads,
+      uploaded,
+      label,
+    }: {
+      fetch: GuardedFetch
+      uploads: Map<string, Upload>
+      uploaded: Map<string, Buffer | undefined>
+      label: string
+    },
   ): Promise<ResolvedSource> {
     if (spec.upload_id != null) {
       const upload = this.#upload(uploads, spec.upload_id)
-      return this.#stored(upload.storage_key, upload.filename, label)
+      return this.#stored(upload.storage_key, upload.filename, label, uploaded.get(upload.storage_key))
     }
     if (spec.render_id != null) {
       const file = await this.#renderFile(owner, spec.render_id, spec.file_id)
-      return this.#stored(file.storage_key, file.filename, label)
+      const bytes = await readStoredFile(this.#d.fileStore, file.storage_key)
+      return this.#stored(file.storage_key, file.filename, label, bytes)
     }
     if (spec.url != null) return fetchSource(spec.url, fetch, label)
     const base64 = DATA_URI.exec(spec.data_uri ?? '')?.[3] ?? ''
@@ -163,11 +177,9 @@ export class PdfSources {
     return file
   }
 
-  async #stored(key: string, name: string, label: string): Promise<ResolvedSource> {
-    const store = this.#d.fileStore
-    const bytes = await readStoredFile(store, key)
+  #stored(key: string, name: string, label: string, bytes: Buffer | undefined): ResolvedSource {
     if (!bytes) throw new ProblemError('file_expired', `The file of ${label} is no longer stored.`)
-    const path = store.localPath?.(key)
+    const path = this.#d.fileStore.localPath?.(key)
     return { bytes, name, ...(path ? { path } : {}) }
   }
 }

@@ -14,6 +14,11 @@ export interface FileStore {
    */
   read?(key: string): Promise<Buffer | undefined>
   /**
+   * Several objects whole, in order (undefined for a missing one). Optional: without it the
+   * kernel reads them one by one; local disk reads a batch in one go off the event loop.
+   */
+  readMany?(keys: readonly string[]): Promise<(Buffer | undefined)[]>
+  /**
    * Moves files written on this worker's disk into the store under new keys that nothing points
    * at yet (a split's parts), each source file being gone afterwards. Optional: without it the
    * kernel reads each file and `put`s it. Resolves once all are stored durably; when it rejects,

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs'
-import { link, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { linkSync, statSync } from 'node:fs'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { ProblemError, runProgram } from '@docsvc/core/sdk'
 
@@ -58,11 +58,13 @@ export class WorkDir {
   /**
    * Puts a source in the folder as `name`: a hard link to the file where the kernel keeps it on
    * this disk (no bytes written; the link also outlives a delete of the original), else its bytes.
+   * The link is made synchronously: it takes microseconds, through the thread pool a merge's 200
+   * of them took ~5 ms.
    */
   async place(name: string, source: { bytes: Buffer; path?: string }): Promise<string> {
     if (source.path) {
       try {
-        await link(source.path, this.pathOf(name))
+        linkSync(source.path, this.pathOf(name))
         return name
       } catch {
         // another file system, or gone meanwhile: the bytes in memory are the same
