@@ -33,14 +33,18 @@ export async function measure(
       }
     }),
   )
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
+  return summarize(latencies, (performance.now() - started) / 1000)
+}
+
+/** Percentiles of latencies (ms) taken over `seconds`. */
+export function summarize(latencies: number[], seconds: number): RunStats {
+  const sorted = [...latencies].sort((a, b) => a - b)
   return {
-    count: latencies.length,
+    count: sorted.length,
     seconds,
-    perSecond: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
+    perSecond: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
   }
 }
