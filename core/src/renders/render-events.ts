@@ -4,7 +4,7 @@ import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Render, RenderFile } from './render.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { hostingOf } from './render-hosting.ts'
-import { fileView, renderView } from './render-view.ts'
+import { type FileView, fileView, renderView } from './render-view.ts'
 
 export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.expired'
 
@@ -12,20 +12,19 @@ export type RenderEventType = 'render.succeeded' | 'render.failed' | 'render.exp
 export type RenderRecordView = ReturnType<typeof renderView>
 
 /**
- * The record a render event carries (SPEC 6.2: the full render record): its files listed with
- * fresh links when hosted, without when not (zero retention, hosted: false).
+ * The files a render event lists (SPEC 6.2: the full render record): with fresh links when
+ * hosted, without when not (zero retention, hosted: false); none but for render.succeeded.
  */
-export function renderEventObject(
+export function eventFileViews(
   deps: { renderFileLinks: RenderFileLinks },
   type: RenderEventType,
   render: Render,
   files: RenderFile[],
-): RenderRecordView {
+): FileView[] {
   const { hosted } = hostingOf(render)
-  const views = files
+  return files
     .filter((f) => !f.deleted_at && type === 'render.succeeded')
     .map((f) => fileView(f, hosted ? deps.renderFileLinks.link(render, f) : {}))
-  return renderView(render, views)
 }
 
 /**
@@ -45,7 +44,7 @@ export function renderEventWriter(
       workspaceId: render.workspace_id,
       type,
       test: render.test,
-      data: { object: object ?? renderEventObject(deps, type, render, files) },
+      data: { object: object ?? renderView(render, eventFileViews(deps, type, render, files)) },
     })
   }
 }

@@ -26,7 +26,7 @@ import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
-import { renderEventObject, renderEventWriter } from './render-events.ts'
+import { eventFileViews, renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { renderFilename } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
@@ -34,6 +34,7 @@ import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosti
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { Production, RenderProducers } from './render-producers.ts'
 import type { LogLine, RenderRepository } from './render-repository.ts'
+import { renderView } from './render-view.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
@@ -112,7 +113,13 @@ export class RenderRunner {
     try {
       const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
-      const stored = await this.#store(render, files, new Date())
+      const madeAt = new Date()
+      const rows = files.map((file, i) => this.#row(render, file, i, files.length, madeAt))
+      const storing = this.#store(files, rows)
+      storing.catch(() => {}) // awaited below; handled now in case signing throws first
+      // the event's file links are signed while the store flushes the files to disk
+      const fileViews = eventFileViews(this.#d, 'render.succeeded', render, rows)
+      const stored = await storing
       logs.push(logLine(`stored ${stored.length} file${stored.length === 1 ? '' : 's'}`))
       // finished once stored: a split's 200 files take a moment
       const now = new Date()
@@ -128,7 +135,7 @@ export class RenderRunner {
       }
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       // the event's record, links signed once: a sync response in this process answers it too
-      const record = renderEventObject(this.#d, 'render.succeeded', done, stored)
+      const record = renderView(done, fileViews)
       const finished = await renders.finish(
         render,
         patch,
@@ -229,8 +236,7 @@ export class RenderRunner {
     return { files: [await print(document)] }
   }
 
-  async #store(render: Render, files: ProducedFile[], now: Date): Promise<RenderFile[]> {
-    const rows = files.map((file, position) => this.#row(render, file, position, files.length, now))
+  async #store(files: ProducedFile[], rows: RenderFile[]): Promise<RenderFile[]> {
     const inMemory: { file: RenderedFile; key: string }[] = []
     const staged: { file: StagedFile; key: string }[] = []
     files.forEach((file, i) => {
@@ -240,14 +246,17 @@ export class RenderRunner {
     })
     const { fileStore } = this.#d
     try {
-      // a split makes up to 200 files: side by side, or moved in from disk with one flush
-      await mapWithLimit(inMemory, STORE_CONCURRENCY, ({ file, key }) =>
-        fileStore.put(key, file.bytes, file.contentType),
-      )
-      await putLocalFiles(
+      // a split makes up to 200 files: moved in from disk with one flush (started first, so it
+      // runs while the caller goes on), or written side by side
+      const moving = putLocalFiles(
         fileStore,
         staged.map(({ file, key }) => ({ key, path: file.path, contentType: file.contentType })),
       )
+      const writing = mapWithLimit(inMemory, STORE_CONCURRENCY, ({ file, key }) =>
+        fileStore.put(key, file.bytes, file.contentType),
+      )
+      const failed = (await Promise.allSettled([moving, writing])).find((r) => r.status === 'rejected')
+      if (failed) throw failed.reason
       return rows
     } catch (err) {
       // a render that fails here keeps no files: nothing would ever point at them
