@@ -329,6 +329,27 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
       await vi.waitFor(() => expect(readdirSync(scratchDirs.root)).toEqual([]))
     })
 
+    it('splits every page alike whether the PDF shows its pages or keeps them in object streams', async () => {
+      // shown: odd and even pages split side by side; in object streams: one split beside a count
+      const hidden = qpdfRewrite(BETA, ['--object-streams=generate'])
+      for (const pdf of [BETA, hidden]) {
+        const res = await tool('split', { source: source(pdf), every: 1, filename: 'beta.pdf' })
+        expect(
+          res.json().files.map((f: { filename: string; pages: number }) => [f.filename, f.pages]),
+        ).toEqual([
+          ['beta-1.pdf', 1],
+          ['beta-2.pdf', 1],
+          ['beta-3.pdf', 1],
+        ])
+        const texts = await Promise.all([0, 1, 2].map(async (i) => pdfPageTexts(await fileOf(res, i))))
+        expect(texts.map((pages) => pages.map((p) => p.trim()))).toEqual([
+          ['Beta one'],
+          ['Beta two'],
+          ['Beta three'],
+        ])
+      }
+    })
+
     it('keeps none of the parts when moving them into the store fails', async () => {
       const store = t.kernel.container.cradle.fileStore as LocalFileStore
       const putFiles = store.putFiles.bind(store)

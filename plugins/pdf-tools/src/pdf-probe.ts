@@ -105,3 +105,25 @@ export async function stepWhileCounting(
   await stepping
   return pages
 }
+
+/**
+ * Runs qpdf steps side by side (one per core). When one fails the others are killed, and have
+ * ended, before its failure is thrown.
+ */
+export async function sideBySide(
+  signal: AbortSignal,
+  steps: ((signal: AbortSignal) => Promise<void>)[],
+): Promise<void> {
+  const stop = new AbortController()
+  const each = AbortSignal.any([signal, stop.signal])
+  const results = await Promise.allSettled(
+    steps.map((step) =>
+      step(each).catch((err) => {
+        stop.abort(err)
+        throw err
+      }),
+    ),
+  )
+  const failed = results.find((r) => r.status === 'rejected')
+  if (failed) throw failed.reason
+}

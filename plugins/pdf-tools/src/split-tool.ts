@@ -1,8 +1,9 @@
 import { readdir } from 'node:fs/promises'
 import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
+import { pageCountBound } from './page-bound.ts'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { pageCount, qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
+import { pageCount, qpdfStep, sideBySide, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
@@ -55,7 +56,7 @@ export const splitTool: PdfTool = {
       const every = everyOf(options)
       const { pages, parts } =
         every !== undefined
-          ? await splitEvery(work, file, every, ctx.signal)
+          ? await splitEvery(work, file, source.bytes, every, ctx.signal)
           : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
       ctx.log(`split ${pages} pages into ${parts.length} files`)
       const filename = (i: number) => `${stem}-${i + 1}.pdf`
@@ -83,7 +84,14 @@ function tooMany(count: number): ProblemError {
   })
 }
 
-async function splitEvery(work: WorkDir, file: string, every: number, signal: AbortSignal) {
+async function splitEvery(work: WorkDir, file: string, source: Buffer, every: number, signal: AbortSignal) {
+  const bound = every === 1 ? pageCountBound(source) : undefined
+  if (bound !== undefined && bound <= MAX_SPLIT_OUTPUTS) {
+    const parts = await splitOddEven(work, file, signal)
+    // the bound can miss pages of a broken file: the parts are counted too
+    if (parts.length > MAX_SPLIT_OUTPUTS) throw tooMany(parts.length)
+    return { pages: parts.length, parts }
+  }
   const pages = await stepWhileCounting(
     work,
     file,
@@ -98,6 +106,31 @@ async function splitEvery(work: WorkDir, file: string, every: number, signal: Ab
   const names = (await readdir(work.root)).filter((n) => /^part-\d+(-\d+)?\.pdf$/.test(n)).sort()
   const parts = names.map((name, i) => ({ name, pages: Math.min(every, pages - i * every) }))
   return { pages, parts }
+}
+
+/**
+ * Every page on its own, by two qpdf runs side by side (odd pages, even pages): reading the
+ * document is most of a run's time, and on two cores the pair finishes ~20% sooner than one run
+ * with its page count beside it. For PDFs whose page count is known to be within the limit.
+ */
+async function splitOddEven(work: WorkDir, file: string, signal: AbortSignal) {
+  await sideBySide(
+    signal,
+    ['odd', 'even'].map(
+      (half) => (stepSignal: AbortSignal) =>
+        qpdfStep(
+          ['--split-pages=1', file, '--pages', file, `1-z:${half}`, '--', `${half}.pdf`],
+          work,
+          stepSignal,
+        ),
+    ),
+  )
+  const names = await readdir(work.root)
+  // zero-padded names sort in page order within each half; page 2k-1 is odd's k-th, 2k even's
+  const [odd, even] = ['odd', 'even'].map((half) =>
+    names.filter((n) => new RegExp(`^${half}-\\d+\\.pdf$`).test(n)).sort(),
+  ) as [string[], string[]]
+  return odd.flatMap((name, k) => [name, ...(even[k] ? [even[k]] : [])]).map((name) => ({ name, pages: 1 }))
 }
 
 async function splitRanges(work: WorkDir, file: string, ranges: string[], signal: AbortSignal) {
