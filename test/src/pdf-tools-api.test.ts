@@ -348,6 +348,10 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
           ['Beta three'],
         ])
       }
+      // one page: the even half is empty
+      const one = await tool('split', { source: source(LETTER), every: 1 })
+      expect(one.json().files.map((f: { filename: string }) => f.filename)).toEqual(['split-1.pdf'])
+      expect(pdfPageTexts(await fileOf(one, 0)).map((p) => p.trim())).toEqual(['Letter page'])
     })
 
     it('keeps none of the parts when moving them into the store fails', async () => {

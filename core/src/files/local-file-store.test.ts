@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { fileStoreContract } from './file-store-contract.ts'
-import { LocalFileStore } from './local-file-store.ts'
+import { LocalFileStore, renamedInto } from './local-file-store.ts'
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = []
@@ -88,6 +88,16 @@ describe('LocalFileStore', () => {
     await store.put(key, Buffer.from('%PDF in place'), 'application/pdf')
     expect(readFileSync(store.localPath(key), 'utf8')).toBe('%PDF in place')
     expect(() => store.localPath('../escape.pdf')).toThrow()
+  })
+
+  it('makes the folder again when a delete next door pruned it before a file moved in', () => {
+    const source = path.join(dataDir, 'part.pdf')
+    writeFileSync(source, '%PDF part')
+    // as if pruned between the mkdir and the rename: the folder of the target is not there
+    const target = path.join(dataDir, 'files', key)
+    expect(renamedInto(source, target)).toBe(true)
+    expect(readFileSync(target, 'utf8')).toBe('%PDF part')
+    expect(() => renamedInto(source, target)).toThrow(/ENOENT/)
   })
 
   // /dev/shm is a tmpfs: a rename from there into the data dir fails with EXDEV

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdirSync, renameSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs'
 import { copyFile, mkdir, open, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
@@ -14,13 +14,18 @@ const GONE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
 // more of waiting, 4x slower for a split's 200 parts (~1.5 ms in all when made here).
 
 /** Renames a file in; false when it lies on another file system (then it is copied). */
-function renamedInto(from: string, to: string): boolean {
-  try {
-    renameSync(from, to)
-    return true
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err
-    return false
+export function renamedInto(from: string, to: string): boolean {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      renameSync(from, to)
+      return true
+    } catch (err) {
+      const { code } = err as NodeJS.ErrnoException
+      if (code === 'EXDEV') return false
+      // a delete next door may prune the folder between mkdir and rename: make it again
+      if (code !== 'ENOENT' || attempt >= 3 || !existsSync(from)) throw err
+      mkdirSync(path.dirname(to), { recursive: true })
+    }
   }
 }
 
