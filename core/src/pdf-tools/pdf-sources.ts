@@ -9,6 +9,7 @@ import type { FileStore } from '../sdk/file-contracts.ts'
 import type { GuardedFetch } from '../sdk/render-contracts.ts'
 import type { Upload } from '../uploads/upload.ts'
 import { type UploadService, uploadNotFound } from '../uploads/upload-service.ts'
+import type { WorkspaceScope } from '../workspaces/workspace-scope.ts'
 
 /** SPEC 2.16 PdfSourceSpec: exactly one of `url`, `render_id` (+ `file_id`), `upload_id`, `data_uri`. */
 export interface PdfSourceSpec {
@@ -28,10 +29,7 @@ export interface ResolvedSource {
 }
 
 /** Whose sources these are: a render_id or upload_id is looked up in this workspace and mode only. */
-export interface SourceOwner {
-  workspaceId: string
-  test: boolean
-}
+export type SourceOwner = WorkspaceScope
 
 const KINDS = ['url', 'render_id', 'upload_id', 'data_uri'] as const
 /** A source is at most as large as an upload (SPEC 8). */

@@ -3,15 +3,13 @@ import type { AuthContext } from '../api-keys/api-key-service.ts'
 import { newId } from '../kernel/ids.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
+import type { WorkspaceScope } from '../workspaces/workspace-scope.ts'
 import { UPLOAD_LIFETIME_MS, type Upload } from './upload.ts'
 import type { SpooledUpload } from './upload-receiver.ts'
 import type { UploadRepository } from './upload-repository.ts'
 
 /** Whose uploads: one workspace, in live or test mode. */
-export interface UploadOwner {
-  workspaceId: string
-  test: boolean
-}
+export type UploadOwner = WorkspaceScope
 
 export class UploadService {
   readonly #uploads: UploadRepository
