@@ -23,6 +23,9 @@ describe('opaquePng', () => {
     [37, 19],
     [1, 5],
     [5, 1],
+    // fewer rows than bands, and bands of unequal height
+    [64, 3],
+    [300, 201],
   ])('encodes a %ix%i raster as an RGB PNG of exactly its pixels', async (width, height) => {
     const raster = opaqueRaster(width, height)
     const expected = rgb(raster)
