@@ -4,10 +4,9 @@
 // on each side, after one warm-up run.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { mapWithLimit } from '../../core/src/kernel/map-with-limit.ts'
+import { flushEach, flushFileSystem } from '../../core/src/files/flush-files.ts'
 import { type ServiceProcess, startService } from './service-process.ts'
 import { type RunStats, summarize } from './stats.ts'
 
@@ -137,16 +136,11 @@ async function flushCost(big: string): Promise<{ renamed: number; syncfs: number
     return summarize(times, 0).p50
   }
   const renamed = await timed(async () => {})
+  // the service's own two ways of flushing (core/src/files/flush-files.ts)
   const syncfs = await timed(async (store) => {
-    spawnSync('sync', ['-f', store])
+    if (!(await flushFileSystem(store))) throw new Error('sync -f failed')
   })
-  const each = await timed(async (store, names) => {
-    await mapWithLimit(names, 16, async (name) => {
-      const handle = await open(path.join(store, name), 'r')
-      await handle.datasync()
-      await handle.close()
-    })
-  })
+  const each = await timed((store, names) => flushEach(names.map((name) => path.join(store, name))))
   return { renamed, syncfs, each }
 }
 

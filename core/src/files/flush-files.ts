@@ -12,7 +12,8 @@ export const SYNCFS_FROM = 8
 
 const FLUSH_CONCURRENCY = 16
 
-async function flushEach(files: readonly string[]): Promise<void> {
+/** Flushes each file on its own, several at once. */
+export async function flushEach(files: readonly string[]): Promise<void> {
   await mapWithLimit(files, FLUSH_CONCURRENCY, async (file) => {
     const handle = await open(file, 'r')
     try {
@@ -23,7 +24,8 @@ async function flushEach(files: readonly string[]): Promise<void> {
   })
 }
 
-async function flushFileSystem(anyPathOnIt: string): Promise<boolean> {
+/** One flush of the file system a path lies on (`sync -f`); false when it could not be done. */
+export async function flushFileSystem(anyPathOnIt: string): Promise<boolean> {
   try {
     const result = await runProgram('sync', ['-f', anyPathOnIt], { timeoutMs: 60_000 })
     return result.exitCode === 0
