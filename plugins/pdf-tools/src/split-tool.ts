@@ -85,8 +85,9 @@ function tooMany(count: number): ProblemError {
 }
 
 async function splitEvery(work: WorkDir, file: string, source: Buffer, every: number, signal: AbortSignal) {
+  // (a file that shows no page at all goes the counted way)
   const bound = every === 1 ? pageCountBound(source) : undefined
-  if (bound !== undefined && bound <= MAX_SPLIT_OUTPUTS) {
+  if (bound !== undefined && bound > 0 && bound <= MAX_SPLIT_OUTPUTS) {
     const parts = await splitOddEven(work, file, signal)
     // the bound can miss pages of a broken file: the parts are counted too
     if (parts.length > MAX_SPLIT_OUTPUTS) throw tooMany(parts.length)
