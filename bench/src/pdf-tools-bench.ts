@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { flushEach, flushFileSystem } from '../../core/src/files/flush-files.ts'
 import { type ServiceProcess, startService } from './service-process.ts'
-import { type RunStats, summarize } from './stats.ts'
+import { measure, type RunStats } from './stats.ts'
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20)
 const work = mkdtempSync(path.join(tmpdir(), 'docsvc-pdf-bench-'))
@@ -87,23 +87,15 @@ async function bothSides(
   cli: ReturnType<typeof qpdfJob>,
   api: () => Promise<void>,
 ): Promise<{ cli: RunStats; api: RunStats }> {
-  const timed = async (run: () => Promise<void>, before: () => void) => {
-    const times: number[] = []
-    const started = performance.now()
-    for (let i = -1; i < ITERATIONS; i++) {
-      before()
-      const t0 = performance.now()
-      await run()
-      if (i >= 0) times.push(performance.now() - t0)
-    }
-    return summarize(times, (performance.now() - started) / 1000)
-  }
-  const cliStats = await timed(cli.run, cli.clean)
+  cli.clean()
+  await cli.run()
+  const cliStats = await measure(ITERATIONS, 1, cli.run, cli.clean)
   // qpdf's last output goes, and what its runs left to the disk (writes, freed blocks to
   // discard) is settled before the API's turn: the service's flushes must not pay for it
   cli.clean()
   spawnSync('sync')
-  return { cli: cliStats, api: await timed(api, () => {}) }
+  await api()
+  return { cli: cliStats, api: await measure(ITERATIONS, 1, api) }
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`
@@ -115,25 +107,28 @@ const ms = (n: number) => `${n.toFixed(1)} ms`
  */
 async function flushCost(big: string): Promise<{ renamed: number; syncfs: number; each: number }> {
   let round = 0
+  let batch = { parts: '', store: '', names: [] as string[] }
+  // a fresh split's parts, not timed
   const moveIn = () => {
     const parts = path.join(work, `parts-${round}`)
     const store = path.join(work, `store-${round++}`)
     mkdirSync(parts)
     mkdirSync(store)
     spawnSync('qpdf', ['--split-pages=1', big, 'part.pdf'], { cwd: parts })
-    return { parts, store }
+    batch = { parts, store, names: readdirSync(parts) }
   }
   const timed = async (flush: (store: string, names: string[]) => Promise<void>) => {
-    const times: number[] = []
-    for (let i = 0; i < ITERATIONS; i++) {
-      const { parts, store } = moveIn()
-      const names = readdirSync(parts)
-      const t0 = performance.now()
-      for (const name of names) renameSync(path.join(parts, name), path.join(store, name))
-      await flush(store, names)
-      times.push(performance.now() - t0)
-    }
-    return summarize(times, 0).p50
+    const stats = await measure(
+      ITERATIONS,
+      1,
+      async () => {
+        const { parts, store, names } = batch
+        for (const name of names) renameSync(path.join(parts, name), path.join(store, name))
+        await flush(store, names)
+      },
+      moveIn,
+    )
+    return stats.p50
   }
   const renamed = await timed(async () => {})
   // the service's own two ways of flushing (core/src/files/flush-files.ts)

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -93,7 +93,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     stop: () =>
       new Promise((resolve) => {
         clearInterval(sampler)
-        child.once('exit', () => resolve())
+        child.once('exit', () => {
+          // its data dir holds every file the run made (a split's 200 parts per render)
+          rmSync(dataDir, { recursive: true, force: true })
+          resolve()
+        })
         child.kill('SIGTERM')
       }),
   }

@@ -33,18 +33,14 @@ export async function measure(
       }
     }),
   )
-  return summarize(latencies, (performance.now() - started) / 1000)
-}
-
-/** Percentiles of latencies (ms) taken over `seconds`. */
-export function summarize(latencies: number[], seconds: number): RunStats {
-  const sorted = [...latencies].sort((a, b) => a - b)
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
   return {
-    count: sorted.length,
+    count: latencies.length,
     seconds,
-    perSecond: sorted.length / seconds,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
   }
 }
