@@ -1,14 +1,14 @@
 // node bench/src/pdf-tools-bench.ts: the PDF tools through the API (sync, delivery url) next to
 // the same job done by the qpdf command in the same run; p50 and peak RSS. Figures, not a test.
-// Inputs are made by Ghostscript; each job runs BENCH_ITERATIONS times (default 20) one at a time
-// on each side, after one warm-up run.
+// Inputs are made by Ghostscript; each job runs BENCH_ITERATIONS times (default 20) on each side,
+// one at a time, the two sides in turn, after one warm-up run.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { flushEach, flushFileSystem } from '../../core/src/files/flush-files.ts'
 import { type ServiceProcess, startService } from './service-process.ts'
-import { measure, type RunStats } from './stats.ts'
+import { measure, measureInTurn, type RunStats } from './stats.ts'
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20)
 const work = mkdtempSync(path.join(tmpdir(), 'docsvc-pdf-bench-'))
@@ -67,13 +67,28 @@ function apiJob(service: ServiceProcess, tool: string, body: object): () => Prom
   }
 }
 
-/** One qpdf command in an emptied folder (emptying it is not timed). */
-function qpdfJob(args: string[]): { clean(): void; run(): Promise<void> } {
-  const out = path.join(work, 'qpdf-out')
+/**
+ * One qpdf command, each run in a folder of its own beside the service's scratch folders (where
+ * its qpdf writes): the same place on the disk, so the two sides meet the same file system state.
+ * No output is deleted while the bench runs: on ext4 without a journal (this machine's disk), for
+ * 60 s after a file is deleted (360 s while its inode table block is unwritten) ext4 skips its
+ * inode when it picks one for a new file (`recently_deleted` in fs/ext4/ialloc.c), checking each
+ * such inode on the way, so 200 deleted parts a round would make every later file creation in
+ * that block group slower (200 creations: 7.5 ms on a quiet disk, 150-180 ms after a few rounds
+ * of deletions).
+ */
+function qpdfJob(root: string, args: string[]): { fresh(): void; settle(): void; run(): Promise<void> } {
+  let out = ''
+  let round = 0
   return {
-    clean() {
-      rmSync(out, { recursive: true, force: true })
-      mkdirSync(out)
+    fresh() {
+      out = path.join(root, `${args[0]?.replace(/\W/g, '')}-${round++}`)
+      mkdirSync(out, { recursive: true })
+    },
+    // what qpdf left in the page cache is written before the API's turn: the service's flushes
+    // (one sync of the file system) must not pay for it
+    settle() {
+      spawnSync('sync')
     },
     async run() {
       const result = spawnSync('qpdf', args, { cwd: out })
@@ -82,20 +97,22 @@ function qpdfJob(args: string[]): { clean(): void; run(): Promise<void> } {
   }
 }
 
-/** Each side once to warm up, then ITERATIONS qpdf runs, then ITERATIONS API runs. */
+/**
+ * Each side once to warm up, then ITERATIONS rounds of one qpdf run and one API run in turn, so
+ * both sides meet the same moments of a shared machine.
+ */
 async function bothSides(
   cli: ReturnType<typeof qpdfJob>,
   api: () => Promise<void>,
 ): Promise<{ cli: RunStats; api: RunStats }> {
-  cli.clean()
+  cli.fresh()
   await cli.run()
-  const cliStats = await measure(ITERATIONS, 1, cli.run, cli.clean)
-  // qpdf's last output goes, and what its runs left to the disk (writes, freed blocks to
-  // discard) is settled before the API's turn: the service's flushes must not pay for it
-  cli.clean()
-  spawnSync('sync')
   await api()
-  return { cli: cliStats, api: await measure(ITERATIONS, 1, api) }
+  const [cliStats, apiStats] = await measureInTurn(ITERATIONS, [
+    { task: cli.run, before: cli.fresh },
+    { task: api, before: cli.settle },
+  ])
+  return { cli: cliStats as RunStats, api: apiStats as RunStats }
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`
@@ -155,16 +172,17 @@ async function main() {
       await upload(service, fifty),
       await upload(service, locked),
     ]
+    const cliRoot = path.join(service.dataDir, 'tmp', 'work', 'qpdf-cli')
     const jobs: { name: string; api: () => Promise<void>; cli: ReturnType<typeof qpdfJob> }[] = [
       {
         name: 'merge 100 two-page PDFs',
         api: apiJob(service, 'merge', { sources: ids.map((id) => ({ upload_id: id })) }),
-        cli: qpdfJob(['--empty', '--pages', ...twoPagers, '--', 'merged.pdf']),
+        cli: qpdfJob(cliRoot, ['--empty', '--pages', ...twoPagers, '--', 'merged.pdf']),
       },
       {
         name: 'split a 200-page PDF every page',
         api: apiJob(service, 'split', { source: { upload_id: bigId }, every: 1 }),
-        cli: qpdfJob(['--split-pages=1', big, 'part.pdf']),
+        cli: qpdfJob(cliRoot, ['--split-pages=1', big, 'part.pdf']),
       },
       {
         name: 'protect a 50-page PDF (AES-256)',
@@ -173,12 +191,12 @@ async function main() {
           user_password: 'user',
           owner_password: 'owner',
         }),
-        cli: qpdfJob(['--encrypt', 'user', 'owner', '256', '--', fifty, 'protected.pdf']),
+        cli: qpdfJob(cliRoot, ['--encrypt', 'user', 'owner', '256', '--', fifty, 'protected.pdf']),
       },
       {
         name: 'unlock a 50-page PDF',
         api: apiJob(service, 'unlock', { source: { upload_id: lockedId }, password: 'user' }),
-        cli: qpdfJob(['--password=user', '--decrypt', locked, 'unlocked.pdf']),
+        cli: qpdfJob(cliRoot, ['--password=user', '--decrypt', locked, 'unlocked.pdf']),
       },
     ]
     const rows: string[] = []
@@ -192,7 +210,9 @@ async function main() {
     }
     const cost = await flushCost(big)
     const peak = service.peakRssMb()
-    console.log(`PDF tools, ${ITERATIONS} runs each, one at a time (${new Date().toISOString()})\n`)
+    console.log(
+      `PDF tools, ${ITERATIONS} runs each, one at a time, qpdf and API in turn (${new Date().toISOString()})\n`,
+    )
     console.log('| job | qpdf CLI p50 | API p50 | API p95 | target (1.2x + 15 ms) | within |')
     console.log('|---|---|---|---|---|---|')
     for (const row of rows) console.log(row)

@@ -9,6 +9,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
 export interface ServiceProcess {
   url: string
   key: string
+  /** DOCSVC_DATA_DIR, removed on stop */
+  dataDir: string
   child: ChildProcess
   /** peak resident memory of the service process and its browser children, in MB */
   peakRssMb(): { service: number; browsers: number }
@@ -84,6 +86,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   return {
     url: `http://127.0.0.1:${port}`,
     key,
+    dataDir,
     child,
     peakRssMb: () => ({ service: statusKb(child.pid!, 'VmHWM') / 1024, browsers: browserPeak / 1024 }),
     rssMb: () => ({

@@ -27,13 +27,44 @@ export async function measure(
       while (next < total) {
         next++
         before()
-        const t0 = performance.now()
-        await task(worker)
-        latencies.push(performance.now() - t0)
+        latencies.push(await timed(() => task(worker)))
       }
     }),
   )
-  const seconds = (performance.now() - started) / 1000
+  return statsOf(latencies, (performance.now() - started) / 1000)
+}
+
+export interface Side {
+  task: () => Promise<void>
+  /** not timed */
+  before?: () => void
+}
+
+/**
+ * Runs the sides one after the other, `total` rounds, one at a time: a slow spell of a shared
+ * machine falls on each side alike, so a side is compared with its baseline of the same moment.
+ */
+export async function measureInTurn(total: number, sides: Side[]): Promise<RunStats[]> {
+  const latencies = sides.map(() => [] as number[])
+  const busy = sides.map(() => 0)
+  for (let round = 0; round < total; round++) {
+    for (const [i, side] of sides.entries()) {
+      side.before?.()
+      const ms = await timed(side.task)
+      latencies[i]?.push(ms)
+      busy[i] = (busy[i] ?? 0) + ms
+    }
+  }
+  return latencies.map((l, i) => statsOf(l, (busy[i] ?? 0) / 1000))
+}
+
+async function timed(task: () => Promise<void>): Promise<number> {
+  const t0 = performance.now()
+  await task()
+  return performance.now() - t0
+}
+
+function statsOf(latencies: number[], seconds: number): RunStats {
   latencies.sort((a, b) => a - b)
   return {
     count: latencies.length,
