@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -59,5 +59,20 @@ describe('runProgram (through the launcher process)', () => {
     const again = await runProgram('sh', ['-c', 'echo $PPID'])
     expect(Number(again.stdout)).not.toBe(pid)
     expect(again.exitCode).toBe(0)
+  })
+
+  it('ends the programs a launcher started when it is killed outright', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'launcher-'))
+    const [pidFile, marker] = [path.join(dir, 'launcher-pid'), path.join(dir, 'ran-on')]
+    // the shell writes its parent's pid (the launcher's), then would go on for a second
+    const inFlight = runProgram('sh', ['-c', `echo $PPID > ${pidFile}; sleep 1; touch ${marker}`])
+    inFlight.catch(() => {})
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') {
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL')
+    await expect(inFlight).rejects.toThrow('the program launcher stopped')
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(existsSync(marker)).toBe(false)
   })
 })

@@ -38,6 +38,9 @@ class ProgramLauncher {
       execArgv: ['--max-old-space-size=64'],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // a process group of its own, which the programs it starts join: if it is ever killed
+      // outright, the group is ended with it (see 'exit' below)
+      detached: true,
     })
     this.#child.on('message', (reply: LauncherReply) => this.#settle(reply))
     const gone = (reason: string) => {
@@ -48,7 +51,11 @@ class ProgramLauncher {
         pending.reject(new Error(`the program launcher ${reason}`))
       this.#pending.clear()
     }
-    this.#child.on('exit', () => gone('stopped'))
+    this.#child.on('exit', () => {
+      // programs it started would run on without their time limit, their output unread
+      killGroup(this.#child.pid)
+      gone('stopped')
+    })
     // it could not be started, or its channel broke (a send after it died): never a crash here
     this.#child.on('error', (err) => {
       gone(`failed: ${err.message}`)
@@ -129,6 +136,15 @@ class ProgramLauncher {
   #idle(): void {
     this.#child.unref()
     this.#child.channel?.unref()
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: nothing of the group is left
   }
 }
 
