@@ -81,6 +81,9 @@ export class WebhookDeliverer {
       result.ok || delivery.attempt >= maxAttempts(this.#settings)
         ? null
         : nextAttemptAt(this.#settings, delivery.attempt, finishedAt)
+    // the endpoint's record first: whoever sees the attempt finished sees its endpoint's state
+    // after it too (switched off after 5 days of failures), never the moment in between
+    if (target.endpoint) await this.#recordOutcome(target.endpoint, result.ok, finishedAt)
     await this.#deliveries.finishAttempt(deliveryId, {
       attempt: delivery.attempt,
       url: target.url,
@@ -93,7 +96,6 @@ export class WebhookDeliverer {
       status: result.ok ? 'succeeded' : next ? 'failed' : 'exhausted',
       nextAttemptAt: next,
     })
-    if (target.endpoint) await this.#recordOutcome(target.endpoint, result.ok, finishedAt)
   }
 
   async #target(delivery: WebhookDelivery): Promise<Target> {
