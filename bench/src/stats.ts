@@ -46,16 +46,14 @@ export interface Side {
  */
 export async function measureInTurn(total: number, sides: Side[]): Promise<RunStats[]> {
   const latencies = sides.map(() => [] as number[])
-  const busy = sides.map(() => 0)
   for (let round = 0; round < total; round++) {
     for (const [i, side] of sides.entries()) {
       side.before?.()
-      const ms = await timed(side.task)
-      latencies[i]?.push(ms)
-      busy[i] = (busy[i] ?? 0) + ms
+      latencies[i]?.push(await timed(side.task))
     }
   }
-  return latencies.map((l, i) => statsOf(l, (busy[i] ?? 0) / 1000))
+  // a side's seconds are its own runs' only
+  return latencies.map((l) => statsOf(l, l.reduce((sum, ms) => sum + ms, 0) / 1000))
 }
 
 async function timed(task: () => Promise<void>): Promise<number> {
