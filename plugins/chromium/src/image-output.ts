@@ -79,7 +79,8 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
  * takes ~85 ms more of the capture).
  */
 function compactPng(png: Buffer) {
-  return sharp(png)
+  // Chromium's own capture, up to 16,384 px a side at any scale: no pixel limit
+  return sharp(png, { limitInputPixels: false, sequentialRead: true })
     .png({ compressionLevel: 6, adaptiveFiltering: false })
     .toBuffer({ resolveWithObject: true })
 }
