@@ -211,7 +211,7 @@ async function main() {
     const cost = await flushCost(big)
     const peak = service.peakRssMb()
     console.log(
-      `PDF tools, ${ITERATIONS} runs each, one at a time, qpdf and API in turn (${new Date().toISOString()})\n`,
+      `PDF tools, ${ITERATIONS} runs each, one at a time, qpdf and API in turn (${new Date().toISOString()}). qpdf writes each run's output beside the service's scratch folders and nothing is deleted until the end (decision 0021).\n`,
     )
     console.log('| job | qpdf CLI p50 | API p50 | API p95 | target (1.2x + 15 ms) | within |')
     console.log('|---|---|---|---|---|---|')
