@@ -63,17 +63,18 @@ async function filteredAndDeflated(pixels: Buffer, width: number, height: number
     bands.push(deflatedBand(pixels.subarray(y0 * rowBytes, y1 * rowBytes)))
   }
   const done = await Promise.all(bands)
-  if (done.some((band) => band === undefined)) {
+  const pieces = done.filter((band): band is DeflatedBand => band !== undefined)
+  if (pieces.length < done.length) {
     // a zlib that ends its streams otherwise: one stream of the whole
     return [await promisify(deflate)(pixels.subarray(0, rowBytes * height), { level: 1 })]
   }
   // one stream of independent pieces: each but the last ends on a byte boundary without the
   // final flag (a sync flush), then an empty final block and the Adler-32 of all the rows
   let adler = 1
-  for (const band of done as DeflatedBand[]) adler = adler32Combine(adler, band.adler, band.length)
+  for (const band of pieces) adler = adler32Combine(adler, band.adler, band.length)
   const trailer = Buffer.from([3, 0, 0, 0, 0, 0])
   trailer.writeUInt32BE(adler, 2)
-  return [ZLIB_HEADER, ...(done as DeflatedBand[]).map((band) => band.deflate), trailer]
+  return [ZLIB_HEADER, ...pieces.map((band) => band.deflate), trailer]
 }
 
 /** zlib stream header: deflate, 32 KB window, fastest level (FLEVEL 0) */
