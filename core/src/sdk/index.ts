@@ -31,10 +31,13 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
+export { type FairClaimPlan, type GroupState, planFairClaims, UNGROUPED } from './fair-claim.ts'
 export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
+export { checkJobOptions } from './job-options.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
 export type {
   Job,
+  JobGroup,
   JobHandler,
   JobOptions,
   JobPriority,

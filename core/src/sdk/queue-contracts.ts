@@ -9,6 +9,24 @@ export interface JobOptions {
   timeoutSeconds: number
   /** attempts in all, the first included */
   maxAttempts: number
+  /**
+   * The group the job is claimed fairly within (a workspace, later a batch): groups take turns
+   * (src/sdk/fair-claim.ts), and no more than `limit` jobs of the group run at once, across every
+   * worker on the store. Without a group a job is in the one group of jobs without one.
+   */
+  group?: JobGroup
+  /**
+   * The job's id, a UUID, when the sender must be able to send it again safely (a sweeper putting
+   * back the job of a render whose first send may or may not have happened): a second send with
+   * the id of a job still stored adds nothing and answers the same id.
+   */
+  id?: string
+}
+
+export interface JobGroup {
+  key: string
+  /** most jobs of the group running at once (a whole number, at least 1); absent: no limit */
+  limit?: number
 }
 
 export interface Job<T = Record<string, unknown>> {

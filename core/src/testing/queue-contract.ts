@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Job, JobOptions, QueueBackend } from '../sdk/queue-contracts.ts'
 import type { ChildWorkerSpec } from './queue-child-worker.ts'
 
-// The one suite every queue backend passes (DESIGN.md §8), on a real store: ordering, the
-// concurrency bound, exactly-once across instances and processes, cancel, retries, leases, stop,
+// The one suite every queue backend passes (DESIGN.md §8), on a real store: ordering, fair turns
+// between groups and their limits, the concurrency bound, exactly-once across instances and processes, cancel, retries, leases, stop,
 // and a worker process killed mid-job. Latencies are printed, never asserted.
 
 export interface QueueContractStore {
@@ -159,6 +159,80 @@ export function runQueueContract(name: string, openStore: () => Promise<QueueCon
       open = true
       await waitFor(() => finished === 8, 'eight jobs')
       expect(most).toBe(3)
+    })
+
+    it('takes turns between groups: a single job waits behind at most one of a 200-job backlog', async () => {
+      const queue = uniqueQueue()
+      const sender = backend()
+      for (let i = 0; i < 200; i++) {
+        await sender.send(queue, { label: `a-${i}` }, jobOptions({ group: { key: 'ws_a', limit: 4 } }))
+      }
+      await sender.send(queue, { label: 'b' }, jobOptions({ group: { key: 'ws_b', limit: 4 } }))
+      const seen: string[] = []
+      await backend().work<{ label: string }>(queue, { concurrency: 1 }, async (job) => {
+        seen.push(job.data.label)
+      })
+      await waitFor(() => seen.includes('b'), "workspace b's job")
+      expect(seen.indexOf('b')).toBeLessThanOrEqual(1)
+      // and a's own jobs still run in their order
+      expect(seen.filter((label) => label !== 'b').slice(0, 1)).toEqual(['a-0'])
+    })
+
+    it("never runs more of a group's jobs at once than its limit, over every backend on the store", async () => {
+      const queue = uniqueQueue()
+      const [first, second] = [backend(), backend()]
+      const running = new Map<string, number>()
+      const most = new Map<string, number>()
+      const finished: string[] = []
+      let open = false
+      const handler = async (job: Job<{ group: string; gated: boolean }>) => {
+        const { group, gated } = job.data
+        running.set(group, (running.get(group) ?? 0) + 1)
+        most.set(group, Math.max(most.get(group) ?? 0, running.get(group) ?? 0))
+        if (gated) await waitFor(() => open, 'the gate', 20_000)
+        else await sleep(5)
+        running.set(group, (running.get(group) ?? 1) - 1)
+        finished.push(group)
+      }
+      await first.work(queue, { concurrency: 4 }, handler)
+      await second.work(queue, { concurrency: 4 }, handler)
+      for (let i = 0; i < 10; i++) {
+        await first.send(queue, { group: 'a', gated: true }, jobOptions({ group: { key: 'ws_a', limit: 2 } }))
+      }
+      await waitFor(() => running.get('a') === 2, "two of a's jobs")
+      // slots are free and a's jobs wait: a third would start at once
+      await sleep(300)
+      expect(most.get('a')).toBe(2)
+      // a group at its limit holds up no one else
+      for (let i = 0; i < 6; i++) {
+        await second.send(
+          queue,
+          { group: 'b', gated: false },
+          jobOptions({ group: { key: 'ws_b', limit: 1 } }),
+        )
+        await second.send(queue, { group: 'none', gated: false }, jobOptions())
+      }
+      await waitFor(() => finished.length === 12, "b's jobs and the ungrouped ones")
+      open = true
+      await waitFor(() => finished.length === 22, 'every job')
+      expect(most.get('a')).toBe(2)
+      expect(most.get('b')).toBe(1)
+    })
+
+    it('stores a job sent twice with one id once', async () => {
+      const queue = uniqueQueue()
+      const sender = backend()
+      const id = '0b7f3a52-7a1e-4c9e-9d55-2f6a1c0e8b41'
+      expect(await sender.send(queue, { label: 'first' }, jobOptions({ id }))).toBe(id)
+      expect(await sender.send(queue, { label: 'again' }, jobOptions({ id }))).toBe(id)
+      const seen: string[] = []
+      await backend().work<{ label: string }>(queue, { concurrency: 1 }, async (job) => {
+        seen.push(job.data.label)
+      })
+      await sender.send(queue, { label: 'marker' }, jobOptions())
+      await waitFor(() => seen.includes('marker'), 'the marker job')
+      await sleep(300)
+      expect(seen).toEqual(['first', 'marker'])
     })
 
     it('hands every job to exactly one of two backends on the same store', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ClaimedJob, JobOptions } from '@docsvc/core/sdk'
+import { type ClaimedJob, checkJobOptions, type JobGroup, type JobOptions } from '@docsvc/core/sdk'
 import type { JobWithMetadata, SendOptions } from 'pg-boss'
 
 // How the queue contract maps onto pg-boss's jobs.
@@ -14,14 +14,18 @@ const PRIORITY = { normal: 10, low: 0 } as const
 
 const MAX_EXPIRE_SECONDS = 24 * 3600
 
+/** pg-boss's group of a job: the group's key, its limit as the tier (pg-boss's tiers are strings) */
+function pgBossGroup(group: JobGroup | undefined) {
+  if (!group) return undefined
+  return { id: group.key, ...(group.limit !== undefined ? { tier: String(group.limit) } : {}) }
+}
+
 export function toSendOptions(options: JobOptions, retryDelaySeconds: number): SendOptions {
-  if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) {
-    throw new Error(`maxAttempts must be a whole number of at least 1, not ${options.maxAttempts}`)
-  }
-  if (!(options.timeoutSeconds > 0)) {
-    throw new Error(`timeoutSeconds must be above 0, not ${options.timeoutSeconds}`)
-  }
+  checkJobOptions(options)
+  const group = pgBossGroup(options.group)
   return {
+    ...(options.id ? { id: options.id } : {}),
+    ...(group ? { group } : {}),
     priority: PRIORITY[options.priority] ?? PRIORITY.normal,
     // pg-boss counts retries, the contract counts attempts
     retryLimit: options.maxAttempts - 1,
@@ -31,7 +35,12 @@ export function toSendOptions(options: JobOptions, retryDelaySeconds: number): S
   }
 }
 
-export function toClaimedJob(job: JobWithMetadata<Record<string, unknown>>): PgClaimedJob {
+export function toClaimedJob(
+  job: Pick<
+    JobWithMetadata<Record<string, unknown>>,
+    'id' | 'name' | 'data' | 'retryCount' | 'retryLimit' | 'expireInSeconds'
+  >,
+): PgClaimedJob {
   return {
     id: job.id,
     name: job.name,

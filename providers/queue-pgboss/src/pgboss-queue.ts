@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { JobHandler, JobOptions, QueueBackend } from '@docsvc/core/sdk'
 import { JobRunner } from '@docsvc/core/sdk'
-import { type JobWithMetadata, PgBoss } from 'pg-boss'
-import { notifyChannel, type PgClaimedJob, toClaimedJob, toSendOptions } from './pgboss-jobs.ts'
+import { PgBoss } from 'pg-boss'
+import { claimFairly, servedTableSql } from './pgboss-fair-claim.ts'
+import { notifyChannel, type PgClaimedJob, toSendOptions } from './pgboss-jobs.ts'
 
 export interface PgBossQueueOptions {
   databaseUrl: string
@@ -75,6 +76,7 @@ export class PgBossQueue implements QueueBackend {
       })
       boss.on('error', (err) => this.#onError(err))
       await boss.start()
+      await boss.getDb().executeSql(servedTableSql(this.#schema))
       return boss
     })().catch((err: unknown) => {
       this.#boss = undefined
@@ -99,7 +101,8 @@ export class PgBossQueue implements QueueBackend {
     const sendOptions = toSendOptions(options, this.#retryDelaySeconds)
     const boss = await this.#start()
     await this.#ensureQueue(boss, name)
-    const id = await boss.send(name, data, sendOptions)
+    // null: a job with the given id is stored already (pg-boss inserts with ON CONFLICT DO NOTHING)
+    const id = (await boss.send(name, data, sendOptions)) ?? options.id
     if (!id) throw new Error(`pg-boss refused a job for queue ${name}`)
     localSends.emit(this.#wakeKey(name))
     // not awaited: the job is stored, and polling finds it if the notification is lost
@@ -123,13 +126,7 @@ export class PgBossQueue implements QueueBackend {
       handler: handler as unknown as JobHandler,
       onError: this.#onError,
       source: {
-        claim: async (limit) => {
-          const jobs = await boss.fetch<Record<string, unknown>>(name, {
-            batchSize: limit,
-            includeMetadata: true,
-          })
-          return jobs.map((job: JobWithMetadata<Record<string, unknown>>) => toClaimedJob(job))
-        },
+        claim: (limit) => claimFairly(boss.getDb(), this.#schema, name, limit),
         // fenced by retryCount: an attempt whose timeout passed and was retried settles nothing
         complete: async (job) => {
           await boss.complete(name, { id: job.id, retryCount: job.retryCount })

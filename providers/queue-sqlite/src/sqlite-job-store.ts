@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { ClaimedJob, JobOptions } from '@docsvc/core/sdk'
+import {
+  type ClaimedJob,
+  type GroupState,
+  type JobOptions,
+  planFairClaims,
+  UNGROUPED,
+} from '@docsvc/core/sdk'
 import type { Database, Statement } from 'better-sqlite3'
 
 // The queue's rows in the installation's SQLite file. A job is `queued` until a worker claims it
@@ -7,7 +13,9 @@ import type { Database, Statement } from 'better-sqlite3'
 // waiting for a retry is `scheduled` until its time comes, so the queued rows are all due and a
 // claim reads only the few it takes, however deep the backlog (a down webhook endpoint leaves
 // thousands of deliveries waiting). Claims run in IMMEDIATE transactions, so workers in other
-// processes never take the same job.
+// processes never take the same job. Which jobs a claim takes is the rule shared by every backend
+// (planFairClaims): groups take turns and none runs more than its limit; the claim reads one line
+// per group, and `docsvc_queue_group` remembers when each group was last served.
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docsvc_queue_job (
@@ -27,9 +35,27 @@ CREATE TABLE IF NOT EXISTS docsvc_queue_job (
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS docsvc_queue_job_claim ON docsvc_queue_job (name, state, priority, seq);
 CREATE INDEX IF NOT EXISTS docsvc_queue_job_due ON docsvc_queue_job (name, state, run_after);
+CREATE TABLE IF NOT EXISTS docsvc_queue_group (
+  name TEXT NOT NULL,
+  group_key TEXT NOT NULL,
+  served INTEGER NOT NULL,
+  PRIMARY KEY (name, group_key)
+);
 `
+
+/** added with fair claiming: a file made before gets them on open */
+const GROUP_COLUMNS = `
+ALTER TABLE docsvc_queue_job ADD COLUMN group_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE docsvc_queue_job ADD COLUMN group_limit INTEGER;
+`
+const GROUP_INDEX = `
+DROP INDEX IF EXISTS docsvc_queue_job_claim;
+CREATE INDEX IF NOT EXISTS docsvc_queue_job_group_claim ON docsvc_queue_job (name, state, group_key, priority, seq);
+`
+
+/** a group's head as one number (priority, then arrival) so one MIN() finds it; seq stays far below */
+const RANK_SPAN = 1_000_000_000_000
 
 /** normal is claimed before low; within a priority, first in first out (seq) */
 const PRIORITY_RANK = { normal: 0, low: 1 } as const
@@ -42,6 +68,15 @@ const FAILED_RETENTION_MS = 7 * 24 * 3600 * 1000
 
 export interface SqliteClaimedJob extends ClaimedJob {
   owner: string
+}
+
+interface GroupRow {
+  key: string
+  running: number
+  waiting: number
+  group_limit: number | null
+  head: number
+  served: number
 }
 
 interface ClaimedRow {
@@ -61,7 +96,9 @@ export class SqliteJobStore {
   readonly #hasClaimable: Statement
   readonly #expireExhausted: Statement
   readonly #promoteDue: Statement
+  readonly #groups: Statement
   readonly #claim: Statement
+  readonly #served: Statement
   readonly #complete: Statement
   readonly #fail: Statement
   readonly #cancel: Statement
@@ -71,13 +108,19 @@ export class SqliteJobStore {
   constructor(db: Database) {
     this.#db = db
     db.exec(SCHEMA)
+    const columns = db.prepare(`PRAGMA table_info(docsvc_queue_job)`).all() as { name: string }[]
+    if (!columns.some((column) => column.name === 'group_key')) db.exec(GROUP_COLUMNS)
+    db.exec(GROUP_INDEX)
     // rows written before `scheduled` existed: a queued row waiting for its retry becomes one
     db.prepare(
       `UPDATE docsvc_queue_job SET state = 'scheduled' WHERE state = 'queued' AND run_after > ?`,
     ).run(Date.now())
     this.#insert = db.prepare(`INSERT INTO docsvc_queue_job
-      (id, name, data, priority, state, max_attempts, timeout_seconds, run_after, created_at, updated_at)
-      VALUES (@id, @name, @data, @priority, 'queued', @maxAttempts, @timeoutSeconds, @now, @now, @now)`)
+      (id, name, data, priority, state, max_attempts, timeout_seconds, run_after, created_at, updated_at,
+        group_key, group_limit)
+      VALUES (@id, @name, @data, @priority, 'queued', @maxAttempts, @timeoutSeconds, @now, @now, @now,
+        @groupKey, @groupLimit)
+      ON CONFLICT (id) DO NOTHING`)
     this.#hasClaimable = db.prepare(`SELECT EXISTS (SELECT 1 FROM docsvc_queue_job WHERE ${DUE_QUEUED})
       OR EXISTS (SELECT 1 FROM docsvc_queue_job WHERE ${DUE_SCHEDULED})
       OR EXISTS (SELECT 1 FROM docsvc_queue_job WHERE ${LEASE_EXPIRED}) AS claimable`)
@@ -86,14 +129,27 @@ export class SqliteJobStore {
       SET state = 'failed', last_error = 'lease expired', lease_until = NULL, lease_owner = NULL, updated_at = @now
       WHERE name = @name AND state = 'active' AND lease_until <= @now AND attempt >= max_attempts`)
     this.#promoteDue = db.prepare(`UPDATE docsvc_queue_job SET state = 'queued' WHERE ${DUE_SCHEDULED}`)
+    // ready: queued, or held under a lease that ran out; running: held under a live lease
+    this.#groups = db.prepare(`SELECT j.group_key AS key,
+        SUM(j.state = 'active' AND j.lease_until > @now) AS running,
+        SUM(j.state = 'queued' OR (j.state = 'active' AND j.lease_until <= @now)) AS waiting,
+        MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.group_limit END) AS group_limit,
+        MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.priority * ${RANK_SPAN} + j.seq END) AS head,
+        COALESCE((SELECT served FROM docsvc_queue_group g WHERE g.name = @name AND g.group_key = j.group_key), 0)
+          AS served
+      FROM docsvc_queue_job j WHERE j.name = @name AND j.state IN ('queued', 'active')
+      GROUP BY j.group_key`)
+    this.#served =
+      db.prepare(`INSERT INTO docsvc_queue_group (name, group_key, served) VALUES (@name, @key, @served)
+      ON CONFLICT (name, group_key) DO UPDATE SET served = excluded.served`)
     // the first `limit` of each kind, each read in index order, then the first `limit` of both:
     // one OR over both kinds would sort every queued row on each claim
     this.#claim = db.prepare(`WITH candidate AS (
-        SELECT seq, priority FROM (SELECT seq, priority FROM docsvc_queue_job WHERE ${DUE_QUEUED}
-          ORDER BY priority, seq LIMIT @limit)
+        SELECT seq, priority FROM (SELECT seq, priority FROM docsvc_queue_job
+          WHERE ${DUE_QUEUED} AND group_key = @group ORDER BY priority, seq LIMIT @limit)
         UNION ALL
-        SELECT seq, priority FROM (SELECT seq, priority FROM docsvc_queue_job WHERE ${LEASE_EXPIRED}
-          ORDER BY priority, seq LIMIT @limit))
+        SELECT seq, priority FROM (SELECT seq, priority FROM docsvc_queue_job
+          WHERE ${LEASE_EXPIRED} AND group_key = @group ORDER BY priority, seq LIMIT @limit))
       UPDATE docsvc_queue_job
       SET state = 'active', attempt = attempt + 1, lease_owner = @owner, updated_at = @now,
         lease_until = @now + CAST(timeout_seconds * 1000 AS INTEGER)
@@ -115,9 +171,12 @@ export class SqliteJobStore {
     this.#counts = db.prepare(`SELECT state, count(*) AS n FROM docsvc_queue_job GROUP BY state`)
   }
 
+  /** A job sent again with the id of one still stored adds nothing. */
   insert(name: string, data: object, options: JobOptions): string {
-    const id = randomUUID()
+    const id = options.id ?? randomUUID()
     this.#insert.run({
+      groupKey: options.group?.key ?? UNGROUPED,
+      groupLimit: options.group?.limit ?? null,
       id,
       name,
       data: JSON.stringify(data),
@@ -137,11 +196,28 @@ export class SqliteJobStore {
       .transaction(() => {
         this.#expireExhausted.run({ name, now })
         this.#promoteDue.run({ name, now })
-        return this.#claim.all({ name, now, owner, limit }) as ClaimedRow[]
+        const groups = (this.#groups.all({ name, now }) as GroupRow[]).map(
+          (row): GroupState => ({
+            key: row.key,
+            limit: row.group_limit,
+            running: row.running,
+            waiting: row.waiting,
+            headRank: Math.floor(row.head / RANK_SPAN),
+            headArrival: row.head % RANK_SPAN,
+            lastServed: row.served,
+          }),
+        )
+        const plan = planFairClaims(groups, limit)
+        const claimed: ClaimedRow[] = []
+        for (const [group, count] of plan.take) {
+          const rows = this.#claim.all({ name, now, owner, limit: count, group }) as ClaimedRow[]
+          // RETURNING gives no order
+          claimed.push(...rows.sort((a, b) => a.priority - b.priority || a.seq - b.seq))
+        }
+        for (const [key, served] of plan.lastServed) this.#served.run({ name, key, served })
+        return claimed
       })
       .immediate()
-    // RETURNING gives no order
-    rows.sort((a, b) => a.priority - b.priority || a.seq - b.seq)
     return rows.map((row) => ({
       id: row.id,
       name: row.name,

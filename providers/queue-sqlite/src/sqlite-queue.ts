@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { JobHandler, JobOptions, QueueBackend } from '@docsvc/core/sdk'
-import { JobRunner } from '@docsvc/core/sdk'
+import { checkJobOptions, JobRunner } from '@docsvc/core/sdk'
 import SQLite from 'better-sqlite3'
 import { type SqliteClaimedJob, SqliteJobStore } from './sqlite-job-store.ts'
 
@@ -69,7 +69,7 @@ export class SqliteQueue implements QueueBackend {
   }
 
   async send<T extends object>(name: string, data: T, options: JobOptions): Promise<string> {
-    checkOptions(options)
+    checkJobOptions(options)
     const id = this.#open().insert(name, data, options)
     localSends.emit(wakeKey(this.#file, name))
     return id
@@ -148,13 +148,4 @@ export class SqliteQueue implements QueueBackend {
 
 function wakeKey(file: string, name: string): string {
   return `${file}\n${name}`
-}
-
-function checkOptions(options: JobOptions): void {
-  if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) {
-    throw new Error(`maxAttempts must be a whole number of at least 1, not ${options.maxAttempts}`)
-  }
-  if (!(options.timeoutSeconds > 0)) {
-    throw new Error(`timeoutSeconds must be above 0, not ${options.timeoutSeconds}`)
-  }
 }
