@@ -6,7 +6,29 @@ import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
-// the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`).
+// the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`, and
+// `hold:<name>`, which waits until the test calls releaseHeld(name): a render in flight for as
+// long as a test needs, with no timing to guess).
+
+const held = new Map<string, { released: Promise<void>; release: () => void }>()
+
+function holdOf(name: string) {
+  let entry = held.get(name)
+  if (!entry) {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    entry = { released, release }
+    held.set(name, entry)
+  }
+  return entry
+}
+
+/** Lets every render held on `name` (now or later) go on. */
+export function releaseHeld(name: string): void {
+  holdOf(name).release()
+}
 
 function directive(html: string, name: string): string | undefined {
   return new RegExp(`${name}:([\\w.]+)`).exec(html)?.[1]
@@ -23,6 +45,11 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       const html = doc.kind === 'html' ? doc.html : doc.url
       const sleep = Number(directive(html, 'sleep') ?? 0)
       if (sleep > 0) await new Promise((resolve) => setTimeout(resolve, sleep))
+      const hold = directive(html, 'hold')
+      if (hold) {
+        const stopped = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()))
+        await Promise.race([holdOf(hold).released, stopped])
+      }
       const fail = directive(html, 'fail')
       if (fail) throw new ProblemError(fail as never, `asked to fail with ${fail}`)
       if (directive(html, 'crash')) throw new Error('engine crashed')

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
 import type { Database, RenderFileTable, RenderTable } from '../db/schema.ts'
@@ -74,6 +74,46 @@ export class RenderRepository {
 
   async insert(render: Render): Promise<void> {
     await this.#db.kysely.insertInto('renders').values(toRow(render)).execute()
+  }
+
+  /**
+   * Inserts a sync render unless its workspace already has `limit` sync renders queued or running;
+   * false when it has. Counted in the database, so every API process of a cluster agrees; on
+   * PostgreSQL a per-workspace advisory lock makes count and insert one step (two requests cannot
+   * both see the last free slot), on SQLite the write transaction does.
+   */
+  async insertWithinSyncLimit(render: Render, limit: number): Promise<boolean> {
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      if (this.#db.dialect === 'postgres') {
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sync-renders:${render.workspace_id}`}, 0))`.execute(
+          trx,
+        )
+      }
+      const { n } = await trx
+        .selectFrom('renders')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('workspace_id', '=', render.workspace_id)
+        .where('mode', '=', 'sync')
+        .where('status', 'in', ['queued', 'processing'])
+        .executeTakeFirstOrThrow()
+      if (Number(n) >= limit) return false
+      await trx.insertInto('renders').values(toRow(render)).execute()
+      return true
+    })
+  }
+
+  /** Queued renders whose job was never recorded (the process stopped between insert and send). */
+  async withoutJob(createdBefore: string, limit: number): Promise<Render[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('status', '=', 'queued')
+      .where('job_id', 'is', null)
+      .where('created_at', '<', createdBefore)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute()
+    return rows.map(toRender)
   }
 
   /** Scoped by workspace and mode: a test key never sees live renders, and vice versa. */

@@ -11,11 +11,13 @@ import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
 import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
+import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
 import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 import { RenderValidation } from './render-validation.ts'
 
-export const RENDER_JOB = 'render'
+/** a sync request refused for concurrency may try again this soon (SPEC 7.2) */
+const CONCURRENCY_RETRY_AFTER_SECONDS = 1
 
 export interface CreateRenderInput {
   request: RenderRequest
@@ -118,14 +120,29 @@ export class RenderService {
       files_expire_at: null,
       updated_at: at,
     }
-    await this.#renders.insert(render)
+    await this.#insert(render, plan)
+    // the job is sent after the row is stored; should this process stop in between, the sweeper
+    // sends it (RenderSweeper.resend): the job's id follows from the render's, so never twice
     const jobId = await this.#queue.send(
       RENDER_JOB,
       { renderId: render.id },
-      { priority: input.priority, timeoutSeconds: this.#config.renderTimeoutSeconds + 30, maxAttempts: 2 },
+      renderJobOptions(render, plan, this.#config),
     )
     await this.#renders.setJob(render.id, jobId)
     return { ...render, job_id: jobId }
+  }
+
+  /** SPEC 7.3: a sync render over the plan's `sync_concurrency` is refused, 429 concurrency_limited. */
+  async #insert(render: Render, plan: Plan): Promise<void> {
+    if (render.mode !== 'sync') return this.#renders.insert(render)
+    const limit = plan.limits.sync_concurrency
+    if (await this.#renders.insertWithinSyncLimit(render, limit)) return
+    await discardLargeBodies(this.#fileStore, render)
+    throw new ProblemError(
+      'concurrency_limited',
+      `The ${plan.name} plan runs at most ${limit} synchronous renders at once; retry shortly, or render with mode async.`,
+      { headers: { 'Retry-After': String(CONCURRENCY_RETRY_AFTER_SECONDS) } },
+    )
   }
 
   /**
