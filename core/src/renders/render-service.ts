@@ -16,6 +16,11 @@ import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
 import { RenderValidation } from './render-validation.ts'
 
+const NOT_QUEUED = {
+  code: 'render_lost',
+  message: 'The render could not be queued; nothing was billed.',
+}
+
 /** a sync request refused for concurrency may try again this soon (SPEC 7.2) */
 const CONCURRENCY_RETRY_AFTER_SECONDS = 1
 
@@ -122,12 +127,20 @@ export class RenderService {
     }
     await this.#insert(render, plan)
     // the job is sent after the row is stored; should this process stop in between, the sweeper
-    // sends it (RenderSweeper.resend): the job's id follows from the render's, so never twice
-    const jobId = await this.#queue.send(
-      RENDER_JOB,
-      { renderId: render.id },
-      renderJobOptions(render, plan, this.#config),
-    )
+    // sends it (RenderSweeper): the job's id follows from the render's, so never twice
+    let jobId: string
+    try {
+      jobId = await this.#queue.send(
+        RENDER_JOB,
+        { renderId: render.id },
+        renderJobOptions(render, plan, this.#config),
+      )
+    } catch (err) {
+      // the client is told it failed: the render must not run later behind its back
+      await this.#renders.transition(render.id, ['queued'], 'failed', new Date().toISOString(), NOT_QUEUED)
+      await discardLargeBodies(this.#fileStore, render)
+      throw err
+    }
     await this.#renders.setJob(render.id, jobId)
     return { ...render, job_id: jobId }
   }
