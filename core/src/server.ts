@@ -2,9 +2,11 @@ import { type AddressInfo, isIP } from 'node:net'
 import { bootstrapFirstRun, firstRunBanner, firstRunJson } from './first-run.ts'
 import type { Config } from './kernel/config.ts'
 import { createKernel, type Kernel } from './kernel/kernel.ts'
+import { SHUTDOWN_DEADLINE_MS } from './kernel/shutdown.ts'
 import type { ProcessRole } from './sdk/define-plugin.ts'
 
-const SHUTDOWN_DEADLINE_MS = 15_000
+/** the kernel stops in order within SHUTDOWN_DEADLINE_MS; past this margin something hangs */
+const HARD_EXIT_MARGIN_MS = 5_000
 
 export interface StartOptions {
   /** print the first-run keys as one JSON line instead of the text banner */
@@ -28,9 +30,9 @@ export async function startServer(
   const shutdown = (signal: string) => {
     kernel.log.info({ signal }, 'shutting down')
     clearInterval(keepAlive)
-    const timer = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS)
+    const timer = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS + HARD_EXIT_MARGIN_MS)
     timer.unref()
-    kernel.close().then(
+    kernel.close(SHUTDOWN_DEADLINE_MS).then(
       () => {
         kernel.log.info('stopped')
         process.exit(0)

@@ -15,6 +15,7 @@ import { buildContainer, type Cradle } from './container.ts'
 import type { FeatureModule } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
 import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
+import { shutDown } from './shutdown.ts'
 
 export interface KernelOptions {
   config: Config
@@ -40,7 +41,8 @@ export interface Kernel {
   plugins: PluginSet
   container: AwilixContainer<Cradle>
   app: FastifyInstance
-  close(): Promise<void>
+  /** Stops in order within `deadlineMs` (kernel/shutdown.ts); a second call waits for the first. */
+  close(deadlineMs?: number): Promise<void>
 }
 
 /**
@@ -96,7 +98,18 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
     })
     await app.ready()
-    let closed = false
+    let closing: Promise<void> | undefined
+    const stopWorkers = async (deadlineMs: number) => {
+      await container.cradle.renderSweeper.stop()
+      for (const stop of workerStops) await stop()
+      await queue.stop(deadlineMs)
+    }
+    const release = async () => {
+      await plugins.stop(roles)
+      await container.dispose()
+      await outboundGuard.close()
+      await db.close()
+    }
     return {
       config,
       db,
@@ -104,17 +117,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       plugins,
       container,
       app,
-      async close() {
-        if (closed) return
-        closed = true
-        await app.close()
-        await container.cradle.renderSweeper.stop()
-        for (const stop of workerStops) await stop()
-        await queue.stop(10_000)
-        await plugins.stop(roles)
-        await container.dispose()
-        await outboundGuard.close()
-        await db.close()
+      close(deadlineMs) {
+        closing ??= shutDown({ app, stopWorkers, release }, deadlineMs)
+        return closing
       },
     }
   } catch (err) {

@@ -49,6 +49,8 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       if (hold) {
         const stopped = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()))
         await Promise.race([holdOf(hold).released, stopped])
+        // as a real output does: an aborted render ends with an error, not a file
+        if (ctx.signal.aborted) throw new ProblemError('render_failed', 'the render was stopped')
       }
       const fail = directive(html, 'fail')
       if (fail) throw new ProblemError(fail as never, `asked to fail with ${fail}`)

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { FAKE_RENDER_BUILTINS, releaseHeld } from '../renders/fake-render-plugins.fixture.ts'
+import { startTestKernel, TEST_DIALECTS, type TestKernel } from '../testing/index.ts'
+
+// The stop order (kernel/shutdown.ts) over real HTTP: requests in flight first, then the queue's
+// workers, then the database; and a sync render longer than the deadline does not hold it up.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+let holds = 0
+
+describe.each(TEST_DIALECTS)('shutdown on %s', (dialect) => {
+  let t: TestKernel | undefined
+
+  afterEach(async () => {
+    await t?.close()
+    t = undefined
+  })
+
+  /** a kernel serving on a port, whose steps write down when they happen */
+  async function serving() {
+    t = await startTestKernel({ dialect, builtins: FAKE_RENDER_BUILTINS, roles: ['api', 'worker'] })
+    const kernel = t.kernel
+    const ws = await t.createWorkspace({ plan: 'scale' })
+    const steps: string[] = []
+    const { queue } = kernel.container.cradle
+    const stopQueue = queue.stop.bind(queue)
+    queue.stop = async (deadlineMs) => {
+      steps.push('queue stopping')
+      await stopQueue(deadlineMs)
+    }
+    const closeDb = kernel.db.close.bind(kernel.db)
+    kernel.db.close = async () => {
+      steps.push('database closing')
+      await closeDb()
+    }
+    await kernel.app.listen({ port: 0, host: '127.0.0.1' })
+    const address = kernel.app.server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    const hold = `shutdown_${++holds}`
+    const response = fetch(`http://127.0.0.1:${port}/v1/renders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.liveKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { type: 'html', html: `hold:${hold}` }, delivery: { type: 'binary' } }),
+    }).then(
+      async (res) => {
+        const body = await res.text()
+        steps.push(`response ${res.status}`)
+        return { status: res.status, body }
+      },
+      (err: Error) => {
+        steps.push('connection ended')
+        return { status: 0, body: err.message }
+      },
+    )
+    for (let i = 0; i < 500; i++) {
+      const row = await kernel.db.kysely.selectFrom('renders').select('status').executeTakeFirst()
+      if (row?.status === 'processing') break
+      await sleep(20)
+    }
+    return { kernel, steps, hold, response }
+  }
+
+  it('lets a sync render in flight finish, then stops the queue, then closes the database', async () => {
+    const { kernel, steps, hold, response } = await serving()
+    const closing = kernel.close(20_000)
+    await sleep(200)
+    // still answering the render: the queue must keep running its job
+    expect(steps).toEqual([])
+    releaseHeld(hold)
+    const answered = await response
+    await closing
+    expect(answered.status).toBe(200)
+    expect(answered.body).toContain(`PDF hold:${hold}`)
+    expect(steps).toEqual(['response 200', 'queue stopping', 'database closing'])
+  })
+
+  it('does not wait past its deadline for a sync render: the queue stops, the connection ends, the database closes', async () => {
+    const { kernel, steps, response } = await serving()
+    await kernel.close(1_000)
+    await response
+    expect(steps.slice(0, 1)).toEqual(['queue stopping'])
+    expect(steps).toContain('database closing')
+    expect(steps.indexOf('database closing')).toBeGreaterThan(steps.indexOf('queue stopping'))
+  })
+})
