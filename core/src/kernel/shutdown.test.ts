@@ -74,12 +74,32 @@ describe.each(TEST_DIALECTS)('shutdown on %s', (dialect) => {
     expect(steps).toEqual(['response 200', 'queue stopping', 'database closing'])
   })
 
-  it('does not wait past its deadline for a sync render: the queue stops, the connection ends, the database closes', async () => {
-    const { kernel, steps, response } = await serving()
+  it('does not wait past its deadline for a sync render: the queue stops, the connection ends, the database closes; the render is retried, not lost', async () => {
+    const { kernel, steps, hold, response } = await serving()
+    const first = t!
     await kernel.close(1_000)
     await response
     expect(steps.slice(0, 1)).toEqual(['queue stopping'])
     expect(steps).toContain('database closing')
     expect(steps.indexOf('database closing')).toBeGreaterThan(steps.indexOf('queue stopping'))
+
+    // another process on the same store takes the job back and renders it, as attempt 2
+    releaseHeld(hold)
+    const next = await startTestKernel({
+      dialect,
+      builtins: FAKE_RENDER_BUILTINS,
+      roles: ['api', 'worker'],
+      ...(dialect === 'postgres'
+        ? { pgSchema: first.pgSchema! }
+        : { env: { DOCSVC_DATA_DIR: first.dataDir } }),
+    })
+    try {
+      const row = async () =>
+        next.kernel.db.kysely.selectFrom('renders').select(['status', 'attempts']).executeTakeFirst()
+      for (let i = 0; i < 750 && (await row())?.status !== 'succeeded'; i++) await sleep(20)
+      expect(await row()).toEqual({ status: 'succeeded', attempts: 2 })
+    } finally {
+      await next.close()
+    }
   })
 })

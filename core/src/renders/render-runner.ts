@@ -110,6 +110,8 @@ export class RenderRunner {
     const logs: LogLine[] = [logLine(`attempt ${render.attempts} on worker ${WORKER_NAME}`)]
     const scratch = this.#d.scratchDirs.lease()
     let finish: RenderFinish = {}
+    /** the queue took the job back (this worker is stopping, or its lease ran out): the next attempt renders */
+    let handedOver = false
     try {
       const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
@@ -147,6 +149,11 @@ export class RenderRunner {
       if (finished) finish = { record }
       if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())
     } catch (err) {
+      if (signal.aborted) {
+        handedOver = true
+        logs.push(logLine('stopped by the queue; the next attempt renders'))
+        throw err
+      }
       const error = renderErrorOf(err)
       if (error.code === 'render_failed') this.#d.log.warn({ err, render_id: render.id }, 'render failed')
       const at = new Date().toISOString()
@@ -161,8 +168,10 @@ export class RenderRunner {
       )
     } finally {
       await renders.appendLog(render.id, logs).catch(() => {})
-      await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
-      renderCompletion.notify(render.id, finish)
+      if (!handedOver) {
+        await discardLargeBodies(this.#d.fileStore, render).catch(() => {})
+        renderCompletion.notify(render.id, finish)
+      }
       // after the answer: by now the files it held are stored or not needed
       await scratch.dispose().catch(() => {})
     }
