@@ -19,7 +19,7 @@ export interface GroupState {
   waiting: number
   /** the best priority among its waiting jobs, as a rank: lower goes first */
   headRank: number
-  /** when its oldest ready job of that priority arrived (any increasing number) */
+  /** when its oldest waiting job arrived (any increasing number) */
   headArrival: number
   /** when the group was last served, as an increasing number; 0: never */
   lastServed: number

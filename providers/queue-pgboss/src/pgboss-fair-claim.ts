@@ -24,21 +24,31 @@ export function servedTableSql(schema: string): string {
   )`
 }
 
+/** ready to be claimed now (pg-boss's own condition) */
 const READY = (schema: string) =>
   `j.state < 'active' AND NOT j.blocked AND j.start_after <= ${schema}.job_now()`
 
+// one pass over the queue's live rows, each row's readiness worked out once (job_now() read once)
 function groupsSql(schema: string): string {
-  return `SELECT COALESCE(j.group_id, '') AS key,
-      count(*) FILTER (WHERE j.state = 'active')::int AS running,
-      count(*) FILTER (WHERE ${READY(schema)})::int AS waiting,
-      min(j.group_tier::int) FILTER (WHERE ${READY(schema)}) AS group_limit,
-      min(ARRAY[-j.priority::float8, extract(epoch FROM j.created_on)::float8 * 1000])
-        FILTER (WHERE ${READY(schema)}) AS head,
-      COALESCE(max(g.served), 0)::float8 AS served
-    FROM ${schema}.job j
-    LEFT JOIN ${schema}.docsvc_group_served g ON g.name = j.name AND g.group_key = COALESCE(j.group_id, '')
-    WHERE j.name = $1 AND j.state <= 'active'
-    GROUP BY COALESCE(j.group_id, '')`
+  return `WITH line AS (
+      SELECT COALESCE(j.group_id, '') AS key,
+        count(*) FILTER (WHERE j.active)::int AS running,
+        count(*) FILTER (WHERE j.ready)::int AS waiting,
+        min(j.group_tier::int) FILTER (WHERE j.ready) AS group_limit,
+        max(j.priority) FILTER (WHERE j.ready) AS head_priority,
+        min(j.created_on) FILTER (WHERE j.ready) AS head_arrival
+      FROM (
+        SELECT group_id, group_tier, priority, created_on, state = 'active' AS active,
+          state < 'active' AND NOT blocked AND start_after <= clock.now AS ready
+        FROM ${schema}.job, (SELECT ${schema}.job_now() AS now) clock
+        WHERE name = $1 AND state <= 'active'
+      ) j
+      GROUP BY COALESCE(j.group_id, ''))
+    SELECT line.key, line.running, line.waiting, line.group_limit,
+      COALESCE(-line.head_priority, 0)::float8 AS head_rank,
+      COALESCE(extract(epoch FROM line.head_arrival) * 1000, 0)::float8 AS head_arrival,
+      COALESCE(g.served, 0)::float8 AS served
+    FROM line LEFT JOIN ${schema}.docsvc_group_served g ON g.name = $1 AND g.group_key = line.key`
 }
 
 function claimSql(schema: string): string {
@@ -69,7 +79,8 @@ interface GroupRow {
   running: number
   waiting: number
   group_limit: number | null
-  head: number[] | null
+  head_rank: number
+  head_arrival: number
   served: number
 }
 
@@ -91,8 +102,8 @@ export async function claimFairly(
         limit: row.group_limit,
         running: row.running,
         waiting: row.waiting,
-        headRank: row.head?.[0] ?? 0,
-        headArrival: row.head?.[1] ?? 0,
+        headRank: row.head_rank,
+        headArrival: row.head_arrival,
         lastServed: Number(row.served),
       }),
     )

@@ -54,9 +54,6 @@ DROP INDEX IF EXISTS docsvc_queue_job_claim;
 CREATE INDEX IF NOT EXISTS docsvc_queue_job_group_claim ON docsvc_queue_job (name, state, group_key, priority, seq);
 `
 
-/** a group's head as one number (priority, then arrival) so one MIN() finds it; seq stays far below */
-const RANK_SPAN = 1_000_000_000_000
-
 /** normal is claimed before low; within a priority, first in first out (seq) */
 const PRIORITY_RANK = { normal: 0, low: 1 } as const
 
@@ -75,7 +72,8 @@ interface GroupRow {
   running: number
   waiting: number
   group_limit: number | null
-  head: number
+  head_rank: number | null
+  head_arrival: number | null
   served: number
 }
 
@@ -134,7 +132,8 @@ export class SqliteJobStore {
         SUM(j.state = 'active' AND j.lease_until > @now) AS running,
         SUM(j.state = 'queued' OR (j.state = 'active' AND j.lease_until <= @now)) AS waiting,
         MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.group_limit END) AS group_limit,
-        MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.priority * ${RANK_SPAN} + j.seq END) AS head,
+        MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.priority END) AS head_rank,
+        MIN(CASE WHEN j.state = 'queued' OR j.lease_until <= @now THEN j.seq END) AS head_arrival,
         COALESCE((SELECT served FROM docsvc_queue_group g WHERE g.name = @name AND g.group_key = j.group_key), 0)
           AS served
       FROM docsvc_queue_job j WHERE j.name = @name AND j.state IN ('queued', 'active')
@@ -202,8 +201,8 @@ export class SqliteJobStore {
             limit: row.group_limit,
             running: row.running,
             waiting: row.waiting,
-            headRank: Math.floor(row.head / RANK_SPAN),
-            headArrival: row.head % RANK_SPAN,
+            headRank: row.head_rank ?? 0,
+            headArrival: row.head_arrival ?? 0,
             lastServed: row.served,
           }),
         )
