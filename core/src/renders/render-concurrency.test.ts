@@ -86,6 +86,23 @@ describe.each(TEST_DIALECTS)('render concurrency limits on %s', (dialect) => {
     expect((await render('fourth')).statusCode).toBe(200)
   })
 
+  it('lets exactly sync_concurrency renders of a simultaneous burst in; the others get 429', async () => {
+    const hold = holdName('burst')
+    let answered = 0
+    const burst = Array.from({ length: 6 }, () =>
+      render(`hold:${hold}`).then((response) => {
+        answered++
+        return response
+      }),
+    )
+    // the held two answer only once released: every other request has had its answer by then
+    await waitFor(async () => answered === 4, 'the refused requests')
+    expect(await inFlight('sync')).toBe(2)
+    releaseHeld(hold)
+    const codes = (await Promise.all(burst)).map((response) => response.statusCode).sort()
+    expect(codes).toEqual([200, 200, 429, 429, 429, 429])
+  })
+
   it.runIf(dialect === 'postgres')(
     'counts sync renders across API processes sharing the database',
     async () => {

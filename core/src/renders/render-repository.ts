@@ -78,24 +78,32 @@ export class RenderRepository {
 
   /**
    * Inserts a sync render unless its workspace already has `limit` sync renders queued or running;
-   * false when it has. Counted in the database, so every API process of a cluster agrees; on
-   * PostgreSQL a per-workspace advisory lock makes count and insert one step (two requests cannot
-   * both see the last free slot), on SQLite the write transaction does.
+   * false when it has. Counted in the database, so every API process of a cluster agrees, and count
+   * and insert are one step (two requests cannot both take the last free slot). SQLite: one
+   * INSERT ... SELECT ... WHERE, a single statement, so no other connection of this file (the
+   * queue's) can write between a read and the write of a longer transaction. PostgreSQL: a
+   * per-workspace advisory lock held by the transaction around count and insert.
    */
   async insertWithinSyncLimit(render: Render, limit: number): Promise<boolean> {
-    return this.#db.kysely.transaction().execute(async (trx) => {
-      if (this.#db.dialect === 'postgres') {
-        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sync-renders:${render.workspace_id}`}, 0))`.execute(
-          trx,
-        )
-      }
-      const { n } = await trx
+    const inFlight = (db: Kysely<Database>) =>
+      db
         .selectFrom('renders')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('workspace_id', '=', render.workspace_id)
         .where('mode', '=', 'sync')
         .where('status', 'in', ['queued', 'processing'])
-        .executeTakeFirstOrThrow()
+    if (this.#db.dialect === 'sqlite') {
+      const row = toRow(render) as unknown as Record<string, unknown>
+      const columns = Object.keys(row)
+      const result = await sql`INSERT INTO renders (${sql.join(columns.map((column) => sql.ref(column)))})
+        SELECT ${sql.join(columns.map((column) => row[column] ?? null))}
+        WHERE (${inFlight(this.#db.kysely)}) < ${limit}`.execute(this.#db.kysely)
+      return Number(result.numAffectedRows ?? 0) > 0
+    }
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      const lockKey = `sync-renders:${render.workspace_id}`
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx)
+      const { n } = await inFlight(trx).executeTakeFirstOrThrow()
       if (Number(n) >= limit) return false
       await trx.insertInto('renders').values(toRow(render)).execute()
       return true
