@@ -47,6 +47,16 @@ describe('planFairClaims', () => {
     expect(order([group('low', { headRank: 1 }), group('busy', { running: 3 })], 1)).toEqual({ busy: 1 })
   })
 
+  it('numbers a serve after every serve stored, so a group that went idle comes back first', () => {
+    const plan = planFairClaims([group('busy', { lastServed: 500, waiting: 10 })], 1, 600)
+    expect(plan.lastServed.get('busy')).toBe(601)
+    expect(
+      order([group('busy', { lastServed: 601, waiting: 10 }), group('back', { lastServed: 600 })], 1),
+    ).toEqual({
+      back: 1,
+    })
+  })
+
   it('takes nothing when every group is at its limit or empty', () => {
     expect(order([group('a', { limit: 1, running: 1 }), group('b', { waiting: 0 })], 4)).toEqual({})
   })

@@ -40,11 +40,18 @@ export interface FairClaimPlan {
  * a workspace with 10,000 jobs waiting and one with a single job take turns: the single job waits
  * for at most one of the other's.
  */
-export function planFairClaims(groups: readonly GroupState[], slots: number): FairClaimPlan {
+export function planFairClaims(
+  groups: readonly GroupState[],
+  slots: number,
+  /** the highest `lastServed` ever stored for the queue, idle groups included */
+  highestServed = 0,
+): FairClaimPlan {
   const states = groups.map((group) => ({ ...group }))
   const take = new Map<string, number>()
   const lastServed = new Map<string, number>()
-  let served = Math.max(0, ...states.map((group) => group.lastServed))
+  // counted on from every group's, not only the live ones': a group served last and then idle
+  // must not come back behind a busy one whose numbers are still lower
+  let served = Math.max(highestServed, ...states.map((group) => group.lastServed))
   for (let slot = 0; slot < slots; slot++) {
     let best: (typeof states)[number] | undefined
     for (const group of states) {

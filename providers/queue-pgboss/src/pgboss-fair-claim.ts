@@ -107,7 +107,11 @@ export async function claimFairly(
         lastServed: Number(row.served),
       }),
     )
-    const plan = planFairClaims(groups, limit)
+    const highest = await tx.db.executeSql(
+      `SELECT COALESCE(max(served), 0)::float8 AS highest FROM ${schema}.docsvc_group_served WHERE name = $1`,
+      [name],
+    )
+    const plan = planFairClaims(groups, limit, Number(highest.rows[0]?.highest ?? 0))
     const claimed: PgClaimedJob[] = []
     for (const [group, count] of plan.take) {
       const taken = await tx.db.executeSql(claimSql(schema), [name, group, count])

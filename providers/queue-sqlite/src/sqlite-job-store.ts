@@ -97,6 +97,7 @@ export class SqliteJobStore {
   readonly #groups: Statement
   readonly #claim: Statement
   readonly #served: Statement
+  readonly #highestServed: Statement
   readonly #complete: Statement
   readonly #fail: Statement
   readonly #cancel: Statement
@@ -138,6 +139,9 @@ export class SqliteJobStore {
           AS served
       FROM docsvc_queue_job j WHERE j.name = @name AND j.state IN ('queued', 'active')
       GROUP BY j.group_key`)
+    this.#highestServed = db.prepare(
+      `SELECT COALESCE(MAX(served), 0) AS highest FROM docsvc_queue_group WHERE name = @name`,
+    )
     this.#served =
       db.prepare(`INSERT INTO docsvc_queue_group (name, group_key, served) VALUES (@name, @key, @served)
       ON CONFLICT (name, group_key) DO UPDATE SET served = excluded.served`)
@@ -206,7 +210,8 @@ export class SqliteJobStore {
             lastServed: row.served,
           }),
         )
-        const plan = planFairClaims(groups, limit)
+        const { highest } = this.#highestServed.get({ name }) as { highest: number }
+        const plan = planFairClaims(groups, limit, highest)
         const claimed: ClaimedRow[] = []
         for (const [group, count] of plan.take) {
           const rows = this.#claim.all({ name, now, owner, limit: count, group }) as ClaimedRow[]
