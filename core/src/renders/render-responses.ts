@@ -14,10 +14,11 @@ const ERRORS: Record<number, string> = {
   410: 'Gone: template deleted or file expired',
   413: 'Payload or output too large',
   422: 'Render failed or request cannot be processed',
+  429: 'Rate limited, or more sync renders at once than the plan allows (concurrency_limited); Retry-After says when to try again',
 }
 
 /** The RENDER set of SPEC 4.1.6, for endpoints that create renders. */
-export const RENDER_SET = [402, 404, 408, 409, 410, 413, 422]
+export const RENDER_SET = [402, 404, 408, 409, 410, 413, 422, 429]
 
 /** A route's documented responses: the given successes, STD, and the listed problem statuses. */
 export function renderResponses(
