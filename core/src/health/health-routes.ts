@@ -19,13 +19,19 @@ export async function healthRoutes(
   // probes carry no API key: `security: []` overrides the document-wide key requirement
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], security: [], response: { 200: HealthBody } } },
+    {
+      schema: { tags: ['health'], security: [], response: { 200: HealthBody } },
+      config: { access: 'public' },
+    },
     async () => ({ status: 'ok' }),
   )
 
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } } },
+    {
+      schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } },
+      config: { access: 'public' },
+    },
     async (_request, reply) => {
       const { db, plugins, queue } = container.cradle
       const checks: Record<string, string> = {}
