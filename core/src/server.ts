@@ -2,6 +2,7 @@ import { type AddressInfo, isIP } from 'node:net'
 import { bootstrapFirstRun, firstRunBanner, firstRunJson } from './first-run.ts'
 import type { Config } from './kernel/config.ts'
 import { createKernel, type Kernel } from './kernel/kernel.ts'
+import { installProcessGuards } from './process-guards.ts'
 import type { ProcessRole } from './sdk/define-plugin.ts'
 
 const SHUTDOWN_DEADLINE_MS = 15_000
@@ -33,7 +34,8 @@ export async function startServer(
     kernel.close().then(
       () => {
         kernel.log.info('stopped')
-        process.exit(0)
+        // stopped in good order, but for a reason a supervisor must see
+        process.exit(signal === 'uncaughtException' ? 1 : 0)
       },
       (err) => {
         kernel.log.error({ err }, 'shutdown failed')
@@ -44,7 +46,7 @@ export async function startServer(
   // a repeated SIGTERM (supervisor and process group both) waits for the first shutdown;
   // a second Ctrl-C means "now"
   let stopping = false
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: string) => {
     if (stopping) {
       if (signal === 'SIGINT') process.exit(130)
       return
@@ -54,6 +56,7 @@ export async function startServer(
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
+  const removeGuards = installProcessGuards(kernel.log, onSignal)
   try {
     if (api) {
       await kernel.app.listen({ port: config.port, host: config.host })
@@ -68,6 +71,7 @@ export async function startServer(
   } catch (err) {
     process.off('SIGTERM', onSignal)
     process.off('SIGINT', onSignal)
+    removeGuards()
     await kernel.close().catch(() => {})
     throw err
   }

@@ -7,7 +7,7 @@ import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
@@ -75,7 +75,7 @@ export function renderErrorOf(err: unknown): RenderError {
       ...(errors && errors.length > 0 ? { errors } : {}),
     }
   }
-  return { code: 'render_failed', message: (err as Error)?.message ?? 'The render failed.' }
+  return { code: 'render_failed', message: INTERNAL_FAILURE_MESSAGE }
 }
 
 /** The worker side of a render (DESIGN.md §6): input -> output -> stored file -> finished row. */

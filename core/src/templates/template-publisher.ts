@@ -4,7 +4,7 @@ import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Db } from '../db/database.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import { newId } from '../kernel/ids.ts'
-import { type FieldProblem, ProblemError } from '../kernel/problem-error.ts'
+import { type FieldProblem, INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { assertDataMatches, dataSchemaError } from './data-schema.ts'
 import type { DatasetRepository } from './dataset-repository.ts'
@@ -36,7 +36,7 @@ export interface PublishRun {
 
 function failedStep(name: StepName, err: unknown): PublishStep {
   if (!(err instanceof ProblemError)) {
-    return { name, status: 'failed', code: 'render_failed', message: (err as Error)?.message ?? String(err) }
+    return { name, status: 'failed', code: 'render_failed', message: INTERNAL_FAILURE_MESSAGE }
   }
   const { line, column, excerpt, errors } = err.extras as Partial<PublishStep>
   return {

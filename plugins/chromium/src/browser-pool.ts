@@ -181,7 +181,7 @@ export class BrowserPool {
       }
       if (stopped === 'canceled') throw canceled()
       if (stopped === 'deadline') throw limitReached(phase)
-      throw failure(err, instance)
+      throw failure(err, instance, this.#options.log)
     } finally {
       clearTimeout(timer)
       if (onAbort) request.signal.removeEventListener('abort', onAbort)
@@ -274,7 +274,7 @@ function limitReached(phase: RenderPhase): ProblemError {
     : new ProblemError('render_failed', 'the render ran past its time limit')
 }
 
-function failure(err: unknown, instance: BrowserInstance): ProblemError {
+function failure(err: unknown, instance: BrowserInstance, log: PluginLogger): ProblemError {
   if (err instanceof ProblemError) return err
   if (instance.crashed)
     return new ProblemError(
@@ -283,7 +283,9 @@ function failure(err: unknown, instance: BrowserInstance): ProblemError {
     )
   if (!instance.connected)
     return new ProblemError('render_failed', 'the browser was closed during the render')
-  return new ProblemError('render_failed', firstLine(err))
+  // Playwright's own words name internal addresses and protocol details: for our log, not the tenant
+  log.warn('render failed in the browser', { error: firstLine(err) })
+  return new ProblemError('render_failed', 'the browser failed during the render; the failure is logged')
 }
 
 export function firstLine(err: unknown): string {
