@@ -5,6 +5,7 @@ import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { FEATURE_MODULES } from '../features.ts'
 import { buildApp } from '../http/app.ts'
+import type { HostResolver } from '../net/host-resolver.ts'
 import { OutboundGuard } from '../net/outbound-guard.ts'
 import { selectQueue } from '../queue/select-queue.ts'
 import { RENDER_JOB } from '../renders/render-service.ts'
@@ -31,6 +32,8 @@ export interface KernelOptions {
   migrate?: boolean
   /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
   extraV1Routes?: FastifyPluginAsync[]
+  /** how the outbound guard resolves names; tests lend a fake DNS (a rebinding name) */
+  resolver?: HostResolver
 }
 
 export interface Kernel {
@@ -52,7 +55,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options
   const log = options.logger ?? createLogger(config.logLevel)
   const roles = options.roles ?? ['api', 'worker']
-  const outboundGuard = new OutboundGuard(config.networkAllow)
+  const outboundGuard = new OutboundGuard(config.networkAllow, {
+    log,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  })
   const plugins = await loadPlugins({
     builtins: options.builtins ?? STANDARD_PLUGINS,
     packages: config.plugins,

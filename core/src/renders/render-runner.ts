@@ -14,6 +14,7 @@ import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
 import {
+  type GuardedFetch,
   isStagedFile,
   type ProducedFile,
   type RenderDocument,
@@ -196,7 +197,9 @@ export class RenderRunner {
       },
       scratchDir: scratch.dir,
     }
-    const fetch = outboundGuard.fetch.bind(outboundGuard)
+    // every fetch of the render ends by the render's deadline, and with the render if canceled
+    const fetch: GuardedFetch = (url, options) =>
+      outboundGuard.fetch(url, { ...options, deadline, signal: base.signal })
     const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
     const maxPages = plan?.limits.max_pages ?? Number.POSITIVE_INFINITY
     const outputOptions = request.output.format === 'pdf' ? request.output.pdf : request.output.image

@@ -14,6 +14,9 @@ import { renderTemplateHtml } from './template-document.ts'
 import type { TemplateRepository } from './template-repository.ts'
 import type { TemplateService } from './template-service.ts'
 
+/** a publish check's sample image render, fetches and all */
+const SAMPLE_RENDER_MS = 10_000
+
 export type StepName = 'syntax' | 'scene' | 'data_schema' | 'sample_data' | 'sample_render'
 
 export interface PublishStep {
@@ -195,11 +198,13 @@ export class TemplatePublisher {
       return
     }
     // a PNG proves the data binds and the layers draw; its bytes are not kept
+    const signal = AbortSignal.timeout(SAMPLE_RENDER_MS)
+    const deadline = Date.now() + SAMPLE_RENDER_MS
     await renderScene(content as Scene, sample, {
       format: 'png',
       test: true,
-      fetch: this.#d.outboundGuard.fetch.bind(this.#d.outboundGuard),
-      signal: AbortSignal.timeout(10_000),
+      fetch: (url, options) => this.#d.outboundGuard.fetch(url, { ...options, deadline, signal }),
+      signal,
       warn: () => {},
     })
   }

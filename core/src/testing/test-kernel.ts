@@ -21,6 +21,8 @@ export interface TestKernelOptions {
   pgSchema?: string
   /** process roles; default API only, so suites that render nothing start no worker or browser */
   roles?: KernelOptions['roles']
+  /** a fake DNS for the outbound guard */
+  resolver?: KernelOptions['resolver']
 }
 
 export interface TestWorkspace {
@@ -81,6 +83,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
+      ...(options.resolver ? { resolver: options.resolver } : {}),
     })
   } catch (err) {
     // a half-built schema must not be left behind for later runs
