@@ -31,6 +31,7 @@ import { RenderFiles } from '../renders/render-files.ts'
 import { RenderProducers } from '../renders/render-producers.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
+import { RenderSecretBox } from '../renders/render-secrets.ts'
 import { RenderService } from '../renders/render-service.ts'
 import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
@@ -69,6 +70,7 @@ export interface Cradle {
   renderFiles: RenderFiles
   renderProducers: RenderProducers
   renderRunner: RenderRunner
+  renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
   /** request scope only: the authenticated caller */
   auth: AuthContext
@@ -109,6 +111,7 @@ export function buildContainer(parts: {
       renderFileLinks: SignedRenderFileLinks,
       renderFiles: RenderFiles,
       renderRunner: RenderRunner,
+      renderSecretBox: RenderSecretBox,
       renderSweeper: RenderSweeper,
       scratchDirs: ScratchDirs,
     }),
