@@ -29,6 +29,7 @@ import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
 import { RenderProducers } from '../renders/render-producers.ts'
+import { RenderReplays } from '../renders/render-replays.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
 import { RenderSecretBox } from '../renders/render-secrets.ts'
@@ -69,6 +70,7 @@ export interface Cradle {
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
   renderProducers: RenderProducers
+  renderReplays: RenderReplays
   renderRunner: RenderRunner
   renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
@@ -110,6 +112,7 @@ export function buildContainer(parts: {
       renderCompletion: RenderCompletion,
       renderFileLinks: SignedRenderFileLinks,
       renderFiles: RenderFiles,
+      renderReplays: RenderReplays,
       renderRunner: RenderRunner,
       renderSecretBox: RenderSecretBox,
       renderSweeper: RenderSweeper,
