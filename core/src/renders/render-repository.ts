@@ -338,6 +338,35 @@ export class RenderRepository {
     return rows.map(toRender)
   }
 
+  /**
+   * Finished renders whose record outlived its retention: last changed before `cutoff`, and with
+   * no hosted files left (a succeeded render with hosted files first expires, which changes it).
+   */
+  async pastRecordRetention(cutoff: string, limit: number): Promise<Render[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('updated_at', '<', cutoff)
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', ['failed', 'canceled', 'expired']),
+          eb.and([eb('status', '=', 'succeeded'), eb('files_expire_at', 'is', null)]),
+        ]),
+      )
+      .limit(limit)
+      .execute()
+    return rows.map(toRender)
+  }
+
+  /** Deletes a render's record, file rows and log; the billing ledger keeps its line. */
+  async deleteRecord(id: string): Promise<void> {
+    await this.#db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('render_files').where('render_id', '=', id).execute()
+      await trx.deleteFrom('render_logs').where('render_id', '=', id).execute()
+      await trx.deleteFrom('renders').where('id', '=', id).execute()
+    })
+  }
+
   async billedSince(workspaceId: string, since: string): Promise<number> {
     const row = await this.#db.kysely
       .selectFrom('billed_renders')

@@ -6,6 +6,4 @@ import type { Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('renders').addColumn('secrets', 'text').execute()
   await db.schema.alterTable('idempotency_keys').addColumn('replay', 'text').execute()
-  // the retention sweep looks renders up by when they finished
-  await db.schema.createIndex('renders_finished').on('renders').column('finished_at').execute()
 }
