@@ -193,4 +193,46 @@ describe.each(TEST_DIALECTS)('credentials at rest on %s', (dialect) => {
     }
     expect(foundSecrets(await storedText(t))).toEqual([])
   })
+
+  it('a render the platform lost (failed by the sweeper) keeps no sealed credentials', async () => {
+    const res = await post('/v1/renders', { input: { type: 'url', url: `${siteUrl}/report`, http } })
+    const id = res.json().id as string
+    // as if its worker died mid-run: processing long ago, credentials still sealed
+    await t.kernel.db.kysely
+      .updateTable('renders')
+      .set({ status: 'processing', secrets: 'v1.aaaa.bbbb.cccc', updated_at: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', id)
+      .execute()
+    await t.kernel.container.cradle.renderSweeper.sweep()
+    const row = await renderRow(id)
+    expect(row.status).toBe('failed')
+    expect(JSON.parse(row.error!).code).toBe('render_lost')
+    expect(row.secrets).toBeNull()
+  })
+
+  it('a zero-retention render keeps nothing of its document, data or options once it ended', async () => {
+    const content = 'zero-retention-content-4717'
+    const customer = 'Zed Customer 4718'
+    const res = await post('/v1/renders', {
+      input: { type: 'html', html: content },
+      data: { customer },
+      output: { format: 'pdf', pdf: { scale: 0.5 } },
+      filename: 'for-zed-4719.pdf',
+      retention_days: 0,
+      delivery: 'binary',
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe(`PDF ${content}`)
+    const row = await renderRow(res.headers['x-render-id'] as string)
+    expect(JSON.parse(row.request)).toMatchObject({
+      input: { type: 'html' },
+      data: null,
+      output: { format: 'pdf' },
+      delivery: { type: 'binary' },
+      filename: null,
+    })
+    // (the file's name stays: the record lists its files, as SPEC 2.4 says)
+    const stored = await storedText(t)
+    for (const kept of [content, customer, '"scale"']) expect(stored).not.toContain(kept)
+  })
 })
