@@ -1,3 +1,4 @@
+import { ProblemError } from '../kernel/problem-error.ts'
 import type { SecretKeyConfig } from '../kernel/secret-box.ts'
 import { SecretBox } from '../kernel/secret-box.ts'
 import type { RenderRequest } from './render.ts'
@@ -56,8 +57,17 @@ export function sealSecrets(
 /** The request as it was sent, credentials back in place, for the run only (never stored). */
 export function openSecrets(box: SecretBox, request: RenderRequest, secrets: string | null): RenderRequest {
   if (secrets === null) return request
+  let opened: string
+  try {
+    opened = box.open(secrets)
+  } catch {
+    throw new ProblemError(
+      'render_failed',
+      "The render's credentials could not be opened: the installation's secret key changed since it was created.",
+    )
+  }
   const full = structuredClone(request) as unknown as Json
-  for (const [dotted, value] of JSON.parse(box.open(secrets)) as [string, unknown][]) {
+  for (const [dotted, value] of JSON.parse(opened) as [string, unknown][]) {
     const path = dotted.split('.')
     parentOf(full, path, true)![path[path.length - 1]!] = value
   }
