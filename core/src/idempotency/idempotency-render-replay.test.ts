@@ -118,6 +118,26 @@ describe.each(TEST_DIALECTS)('idempotent replays of file answers on %s', (dialec
     expect(again.json()).toMatchObject({ code: 'file_expired', render_id: first.json().id })
   })
 
+  it('hosted: false, or files purged since: a replay is 410 file_expired, not bytes', async () => {
+    const unhostedKey = freshKey()
+    const unhosted = { input: { type: 'html', html: 'unhosted' }, delivery: 'binary', hosted: false }
+    expect((await render(unhosted, unhostedKey)).statusCode).toBe(200)
+    const again = await render(unhosted, unhostedKey)
+    expect(again.statusCode).toBe(410)
+    expect(again.json()).toMatchObject({ code: 'file_expired' })
+
+    const purgedKey = freshKey()
+    const hosted = { input: { type: 'html', html: 'purged later' }, delivery: 'binary' }
+    const first = await render(hosted, purgedKey)
+    expect(first.statusCode).toBe(200)
+    const id = first.headers['x-render-id'] as string
+    const purge = await t.inject({ method: 'DELETE', url: `/v1/renders/${id}/files`, key: ws.liveKey })
+    expect(purge.statusCode).toBe(200)
+    const replay = await render(hosted, purgedKey)
+    expect(replay.statusCode).toBe(410)
+    expect(replay.json()).toMatchObject({ code: 'file_expired', render_id: id })
+  })
+
   it('a JSON answer (url delivery) is still replayed byte for byte', async () => {
     const key = freshKey()
     const body = { input: { type: 'html', html: 'linked' }, delivery: 'url' }
