@@ -103,7 +103,10 @@ export async function buildApp({
   // a request scope per request; the guard puts the caller's auth context into it
   await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
   await app.register(accessGuardPlugin, container.cradle)
-  await app.register(idempotencyPlugin, { store: container.cradle.idempotencyStore })
+  await app.register(idempotencyPlugin, {
+    store: container.cradle.idempotencyStore,
+    rebuild: container.cradle.renderReplays.rebuild,
+  })
 
   await app.register(healthRoutes, { container })
   await app.register(errorPageRoutes, { config })

@@ -62,6 +62,11 @@ export const ConfigSchema = Type.Object({
     default: 120,
     description: 'hard limit of one render',
   }),
+  renderRecordRetentionDays: Type.Integer({
+    minimum: 2,
+    default: 30,
+    description: 'days a finished render record is kept after its last change (its files are gone by then)',
+  }),
   firstRun: Type.Boolean({
     default: true,
     description: 'create a default workspace and keys on an empty DB',

@@ -29,8 +29,10 @@ import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
 import { RenderProducers } from '../renders/render-producers.ts'
+import { RenderReplays } from '../renders/render-replays.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
+import { RenderSecretBox } from '../renders/render-secrets.ts'
 import { RenderService } from '../renders/render-service.ts'
 import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
@@ -68,7 +70,9 @@ export interface Cradle {
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
   renderProducers: RenderProducers
+  renderReplays: RenderReplays
   renderRunner: RenderRunner
+  renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
   /** request scope only: the authenticated caller */
   auth: AuthContext
@@ -108,7 +112,9 @@ export function buildContainer(parts: {
       renderCompletion: RenderCompletion,
       renderFileLinks: SignedRenderFileLinks,
       renderFiles: RenderFiles,
+      renderReplays: RenderReplays,
       renderRunner: RenderRunner,
+      renderSecretBox: RenderSecretBox,
       renderSweeper: RenderSweeper,
       scratchDirs: ScratchDirs,
     }),

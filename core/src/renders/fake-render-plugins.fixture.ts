@@ -6,10 +6,24 @@ import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
-// the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`).
+// the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`); a URL
+// document with HttpOptions is fetched with its credentials and its body drives them.
 
 function directive(html: string, name: string): string | undefined {
   return new RegExp(`${name}:([\\w.]+)`).exec(html)?.[1]
+}
+
+/** A URL with HttpOptions is fetched with them, as the browser would (plugins/chromium page-loader). */
+async function fetchWithCredentials(doc: RenderDocument & { kind: 'url' }): Promise<string> {
+  const { basic_auth, headers, cookies } = doc.http ?? {}
+  const sent: Record<string, string> = { ...headers }
+  if (basic_auth) {
+    sent.authorization = `Basic ${Buffer.from(`${basic_auth.username}:${basic_auth.password}`).toString('base64')}`
+  }
+  if (cookies?.length) sent.cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  const res = await fetch(doc.url, { headers: sent })
+  if (!res.ok) throw new ProblemError('navigation_failed', `${doc.url} answered ${res.status}`)
+  return res.text()
 }
 
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {
@@ -20,7 +34,7 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       { additionalProperties: false },
     ),
     async render(doc: RenderDocument, _options, ctx) {
-      const html = doc.kind === 'html' ? doc.html : doc.url
+      const html = doc.kind === 'html' ? doc.html : doc.http ? await fetchWithCredentials(doc) : doc.url
       const sleep = Number(directive(html, 'sleep') ?? 0)
       if (sleep > 0) await new Promise((resolve) => setTimeout(resolve, sleep))
       const fail = directive(html, 'fail')

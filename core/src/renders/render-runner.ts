@@ -35,6 +35,7 @@ import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosti
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { Production, RenderProducers } from './render-producers.ts'
 import type { LogLine, RenderRepository } from './render-repository.ts'
+import { openSecrets, type RenderSecretBox } from './render-secrets.ts'
 import { renderView } from './render-view.ts'
 
 export interface RenderRunnerDeps {
@@ -48,6 +49,7 @@ export interface RenderRunnerDeps {
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
   renderProducers: RenderProducers
+  renderSecretBox: RenderSecretBox
   eventOutbox: EventOutbox
   scratchDirs: ScratchDirs
   config: Config
@@ -112,7 +114,9 @@ export class RenderRunner {
     const scratch = this.#d.scratchDirs.lease()
     let finish: RenderFinish = {}
     try {
-      const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
+      // the request as it was sent, for this run only: large bodies read back, credentials opened
+      const loaded = await loadLargeBodies(this.#d.fileStore, render.request)
+      const sent = { ...render, request: openSecrets(this.#d.renderSecretBox, loaded, render.secrets) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
       const madeAt = new Date()
       const rows = files.map((file, i) => this.#row(render, file, i, files.length, madeAt))

@@ -13,6 +13,7 @@ import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
+import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
 
 export const RENDER_JOB = 'render'
@@ -41,6 +42,7 @@ export class RenderService {
   readonly #rateLimiter: RateLimiter
   readonly #producers: RenderProducers
   readonly #fileStore: FileStore
+  readonly #secretBox: RenderSecretBox
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -50,7 +52,9 @@ export class RenderService {
     rateLimiter: RateLimiter
     renderProducers: RenderProducers
     fileStore: FileStore
+    renderSecretBox: RenderSecretBox
   }) {
+    this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
     this.#producers = deps.renderProducers
     this.#rateLimiter = deps.rateLimiter
@@ -89,6 +93,8 @@ export class RenderService {
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
+    // credentials never sit in the stored request: sealed apart, cleared when the render ends
+    const { request: kept, secrets } = sealSecrets(this.#secretBox, request)
     const render: Render = {
       id,
       workspace_id: auth.workspace.id,
@@ -105,7 +111,7 @@ export class RenderService {
       key_id: auth.key.id,
       mode: input.mode,
       priority: input.priority,
-      request: await storeLargeBodies(this.#fileStore, { id, workspace_id: auth.workspace.id }, request),
+      request: await storeLargeBodies(this.#fileStore, { id, workspace_id: auth.workspace.id }, kept),
       result: null,
       warnings: [],
       error: null,
@@ -117,6 +123,7 @@ export class RenderService {
       finished_at: null,
       files_expire_at: null,
       updated_at: at,
+      secrets,
     }
     await this.#renders.insert(render)
     const jobId = await this.#queue.send(
