@@ -26,7 +26,10 @@ describe.each(TEST_DIALECTS)('webhook endpoints API (SPEC 4.11) on %s', (dialect
   beforeAll(async () => {
     t = await startTestKernel({
       dialect,
-      env: { DOCSVC_NETWORK_ALLOW: '10.1.0.0/16', DOCSVC_OPERATOR_TOKEN: 'operator-token-0123456789abcdef0123456789' },
+      env: {
+        DOCSVC_NETWORK_ALLOW: '10.1.0.0/16',
+        DOCSVC_OPERATOR_TOKEN: 'operator-token-0123456789abcdef0123456789',
+      },
     })
     ws = await t.createWorkspace()
     other = await t.createWorkspace({ name: 'Other' })
