@@ -7,6 +7,7 @@ import { BrowserInstance, type PageLease } from './browser-instance.ts'
 import type { ChromiumConfig } from './chromium-config.ts'
 import {
   type ChromiumLaunch,
+  dataDirExposure,
   isSandboxFailure,
   prepareChromiumLaunch,
   sandboxOffWarning,
@@ -89,6 +90,8 @@ export class BrowserPool {
     // who Chromium runs as and whether its sandbox can work is settled here: start fails
     const plan = await this.#plan()
     if (!plan.sandbox) this.#options.log.warn(sandboxOffWarning(plan.uid))
+    const exposure = await dataDirExposure(plan, this.#options.dataDir)
+    if (exposure) this.#options.log.warn(exposure)
     void this.#instance().catch(() => {})
   }
 

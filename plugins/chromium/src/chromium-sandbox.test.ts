@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { PluginLogger } from '@docsvc/core/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserPool } from './browser-pool.ts'
 import { DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 import { outputContext, pdfText, testPool } from './chromium-test-support.ts'
-import { prepareChromiumLaunch } from './chromium-user.ts'
+import { dataDirExposure, prepareChromiumLaunch } from './chromium-user.ts'
 import { PdfOutput } from './pdf-output.ts'
 
 // What a page's JavaScript could reach if it broke out of the renderer: the browser's uid, its
@@ -160,5 +162,23 @@ describe('a machine where the sandbox cannot work', () => {
         dataDir: '/',
       }),
     ).rejects.toThrow(/inside the data dir/)
+  })
+
+  it.runIf(asRoot)("warns when Chromium's uid could enter the data dir", async () => {
+    const launch = await prepareChromiumLaunch({
+      chromiumPath: '/usr/bin/chromium',
+      config: DEFAULT_CHROMIUM_CONFIG,
+    })
+    const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-exposed-'))
+    try {
+      expect(await dataDirExposure(launch, dir)).toBeUndefined()
+      chmodSync(dir, 0o755)
+      expect(await dataDirExposure(launch, dir)).toMatch(
+        /can be entered by Chromium's uid 65534: chmod o-rwx/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      await launch.dispose()
+    }
   })
 })

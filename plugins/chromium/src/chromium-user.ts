@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { constants } from 'node:fs'
-import { access, chmod, chown, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { access, chmod, chown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ChromiumConfig } from './chromium-config.ts'
@@ -90,6 +90,20 @@ export async function prepareChromiumLaunch(options: ChromiumLaunchOptions): Pro
     await rm(root, { recursive: true, force: true })
     throw err
   }
+}
+
+/**
+ * A warning when Chromium's uid, another than the service's, could enter the data dir (the
+ * database, every tenant's files): a page that escaped the renderer could read them. The service
+ * makes a new data dir 0700; one made by hand may be open to everyone.
+ */
+export async function dataDirExposure(launch: ChromiumLaunch, dataDir: string | undefined) {
+  if (!dataDir || launch.uid === process.getuid?.()) return undefined
+  const info = await stat(dataDir).catch(() => undefined)
+  if (!info || info.uid === launch.uid) return undefined
+  const enterable = (info.mode & 0o001) !== 0 || ((info.mode & 0o010) !== 0 && info.gid === launch.gid)
+  if (!enterable) return undefined
+  return `DOCSVC_DATA_DIR (${dataDir}) can be entered by Chromium's uid ${launch.uid}: chmod o-rwx ${dataDir} so a page that escapes the browser cannot read it`
 }
 
 /** What start() tells an operator who switched the sandbox off. */
