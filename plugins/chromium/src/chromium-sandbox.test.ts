@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { PluginLogger } from '@docsvc/core/sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BrowserPool } from './browser-pool.ts'
+import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
+import { BrowserPool } from './browser-pool.ts'
 import { DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 import { outputContext, pdfText, testPool } from './chromium-test-support.ts'
 import { dataDirExposure, prepareChromiumLaunch } from './chromium-user.ts'
@@ -179,6 +180,37 @@ describe('a machine where the sandbox cannot work', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
       await launch.dispose()
+    }
+  })
+
+  it('reports a browser that refuses to start for its sandbox with the same advice', async () => {
+    // a stand-in for Chromium on a machine where its sandbox fails after the start check
+    const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-fake-chromium-'))
+    const fake = path.join(dir, 'chromium')
+    writeFileSync(
+      fake,
+      '#!/bin/sh\necho "[1:1:FATAL:zygote_host_impl_linux.cc] No usable sandbox!" >&2\nexit 1\n',
+    )
+    chmodSync(dir, 0o755)
+    chmodSync(fake, 0o755)
+    const pool = new BrowserPool({
+      chromiumPath: fake,
+      config: DEFAULT_CHROMIUM_CONFIG,
+      guard: new OutboundGuard([]),
+      log: recordingLog(),
+    })
+    try {
+      await pool.start()
+      const failed = renderHello(pool)
+      await expect(failed).rejects.toMatchObject({ code: 'render_failed' })
+      await expect(failed).rejects.toThrow(/DOCSVC_PLUGIN_CHROMIUM_SANDBOX=false/)
+      expect(pool.health()).toMatchObject({
+        ok: false,
+        detail: expect.stringContaining('sandbox cannot work'),
+      })
+    } finally {
+      await pool.stop()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
