@@ -264,8 +264,9 @@ export class BrowserPool {
         plan && isSandboxFailure(message)
           ? sandboxUnavailable(plan.uid, 'Chromium refused to start without it')
           : `the browser could not start: ${firstLine(err)}`
-      log.error('chromium did not start', { error: message })
-      throw new ProblemError('render_failed', this.#launchError)
+      // the operator's to act on (log, health); the tenant learns only that it failed
+      log.error(`chromium did not start: ${this.#launchError}`, { error: message })
+      throw new ProblemError('render_failed', 'the browser could not start; the failure is logged')
     }
   }
 
