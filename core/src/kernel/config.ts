@@ -4,6 +4,8 @@ import { parseCidr } from '../net/cidr.ts'
 import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
 
 export const ENV_PREFIX = 'DOCSVC'
+/** The admin API answers whoever holds this token: too short a token can be guessed. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32
 
 const Cidrs = Type.Array(Type.String(), { default: [] })
 
@@ -26,7 +28,7 @@ export const ConfigSchema = Type.Object({
   operatorToken: Type.String({
     default: '',
     secret: true,
-    description: 'guards /admin/v1; empty disables it',
+    description: `guards /admin/v1 (at least ${MIN_OPERATOR_TOKEN_LENGTH} characters); empty disables it`,
   }),
   secretKey: Type.String({ default: '', secret: true, description: 'encrypts credentials at rest' }),
   region: Type.String({ default: 'eu' }),
@@ -86,6 +88,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const base = { ...(value as Static<typeof ConfigSchema>), ...overrides }
   if (base.databaseUrl && !/^postgres(ql)?:\/\//.test(base.databaseUrl)) {
     problems.push(`${ENV_PREFIX}_DATABASE_URL: must start with postgres:// (empty selects embedded SQLite)`)
+  }
+  if (base.operatorToken && base.operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    problems.push(
+      `${ENV_PREFIX}_OPERATOR_TOKEN: must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (e.g. the output of \`openssl rand -base64 32\`); empty switches the admin API off`,
+    )
   }
   for (const [name, list] of [
     ['NETWORK_ALLOW', base.networkAllow],

@@ -13,6 +13,7 @@ import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
 import type { Config } from './config.ts'
 import { buildContainer, type Cradle } from './container.ts'
+import { ensureDataDir } from './data-dir.ts'
 import type { FeatureModule } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
 import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
@@ -59,6 +60,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     log,
     ...(options.resolver ? { resolver: options.resolver } : {}),
   })
+  ensureDataDir(config.dataDir)
   const plugins = await loadPlugins({
     builtins: options.builtins ?? STANDARD_PLUGINS,
     packages: config.plugins,

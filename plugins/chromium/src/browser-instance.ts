@@ -1,12 +1,12 @@
 import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core'
+import type { ChromiumLaunch } from './chromium-user.ts'
 import { BASE_CONTEXT_OPTIONS, closePage, openPage, type PooledPage, withTimeout } from './pooled-page.ts'
 import { processTreeRssMb } from './process-memory.ts'
 import { type WorkspaceContext, WorkspaceContexts } from './workspace-contexts.ts'
 
 export interface LaunchSettings {
-  executablePath: string
+  launch: ChromiumLaunch
   proxyPort: number
-  sandbox: boolean
   timeoutMs: number
   idlePages: number
   maxPages: number
@@ -31,9 +31,8 @@ export const CLOSED_NETWORK_ARGS = [
   '--disable-sync',
 ]
 
-export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort' | 'sandbox'>): string[] {
+export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort'>): string[] {
   return [
-    ...(settings.sandbox ? [] : ['--no-sandbox']),
     ...CLOSED_NETWORK_ARGS,
     '--window-size=1280,720',
     // a reused page goes back to about:blank after every render; these make that navigation
@@ -71,9 +70,14 @@ export class BrowserInstance {
   }
 
   static async launch(settings: LaunchSettings, onCrash: (instance: BrowserInstance) => void) {
+    const { launch } = settings
     const browser = await chromium.launch({
-      executablePath: settings.executablePath,
+      executablePath: launch.executablePath,
       args: chromiumArgs(settings),
+      // Playwright adds --no-sandbox unless told the sandbox is wanted
+      chromiumSandbox: launch.sandbox,
+      // never the service's own environment: it holds the database URL and the keys
+      env: launch.env,
       timeout: settings.timeoutMs,
       // the kernel's stop() closes the browser after draining; Playwright must not race it
       handleSIGINT: false,

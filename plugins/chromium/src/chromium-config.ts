@@ -36,8 +36,19 @@ export const ChromiumConfigSchema = Type.Object({
   }),
   launchTimeoutMs: Type.Integer({ minimum: 1000, default: 30_000 }),
   sandbox: Type.Boolean({
-    default: false,
-    description: "Chromium's own sandbox; needs a non-root user with user namespaces",
+    default: true,
+    description:
+      "Chromium's own sandbox (needs unprivileged user namespaces); false runs tenants' pages without it and logs a warning at start",
+  }),
+  runAsUid: Type.Integer({
+    minimum: 1,
+    default: 65534,
+    description: 'uid Chromium runs as when the service runs as root (default nobody); never 0',
+  }),
+  runAsGid: Type.Integer({
+    minimum: 1,
+    default: 65534,
+    description: 'gid Chromium runs as when the service runs as root (default nogroup)',
   }),
 })
 
@@ -51,5 +62,7 @@ export const DEFAULT_CHROMIUM_CONFIG: ChromiumConfig = {
   maxWorkspaceContexts: 16,
   slowAssetMs: 5000,
   launchTimeoutMs: 30_000,
-  sandbox: false,
+  sandbox: true,
+  runAsUid: 65534,
+  runAsGid: 65534,
 }
