@@ -35,6 +35,7 @@ import { RenderService } from '../renders/render-service.ts'
 import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
+import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
@@ -70,6 +71,8 @@ export interface Cradle {
   renderProducers: RenderProducers
   renderRunner: RenderRunner
   renderSweeper: RenderSweeper
+  /** stamps TEST on a test render's finished file */
+  testMark: TestMark
   /** request scope only: the authenticated caller */
   auth: AuthContext
 }
@@ -82,6 +85,7 @@ export function buildContainer(parts: {
   outboundGuard: OutboundGuard
   queue: QueueBackend
   features?: FeatureModule[]
+  testMark?: TestMark
 }) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
@@ -94,6 +98,7 @@ export function buildContainer(parts: {
     log: asValue(parts.log),
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
+    testMark: asValue(parts.testMark ?? stampTestFile),
     ...singletons({
       planRepository: PlanRepository,
       workspaceRepository: WorkspaceRepository,

@@ -197,7 +197,6 @@ export class TemplatePublisher {
     // a PNG proves the data binds and the layers draw; its bytes are not kept
     await renderScene(content as Scene, sample, {
       format: 'png',
-      test: true,
       fetch: this.#d.outboundGuard.fetch.bind(this.#d.outboundGuard),
       signal: AbortSignal.timeout(10_000),
       warn: () => {},
