@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFPage, type PDFRef, PDFString } from '@cantoo/pdf-lib'
+import { ParseSpeeds, PDFDocument, PDFName, type PDFPage, PDFRef, PDFString } from '@cantoo/pdf-lib'
 import { type MarkFont, markFont } from './mark-font.ts'
 import { markLayout } from './mark-layout.ts'
 import { TEST_MARK } from './test-mark-look.ts'
@@ -18,7 +18,18 @@ const SUBSET_TAG = 'DCSVTM'
 export async function stampTestMark(pdf: Uint8Array): Promise<Buffer> {
   // an incremental update: only the pages and the mark's few objects are written, after the
   // original bytes (the print's own objects are not serialised again)
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, forIncrementalUpdate: true })
+  // parsed and written without pausing every 100 objects: the pauses cost more than the work
+  // on a busy machine (a killable worker, not the event loop, is where long PDFs belong)
+  const doc = await PDFDocument.load(pdf, {
+    updateMetadata: false,
+    forIncrementalUpdate: true,
+    parseSpeed: ParseSpeeds.Fastest,
+  })
+  // pdf-lib finds the object a change belongs to by a scan of all objects, on every change:
+  // seconds on a print's thousands of objects. It is told instead, once, which pages changed.
+  const snapshot = doc.context.snapshot
+  delete doc.context.snapshot
+  const changed: PDFRef[] = []
   const font = markFont()
   const fontRef = embedFont(doc, font)
   const stateRef = doc.context.register(
@@ -36,8 +47,21 @@ export async function stampTestMark(pdf: Uint8Array): Promise<Buffer> {
       overlays.set(key, overlay)
     }
     addOverlay(page, overlay, fontRef, stateRef)
+    changed.push(page.ref)
+    // normalising puts the page's resources and content list in the page itself, unless the
+    // list is an object of its own
+    const contents = page.node.get(PDFName.of('Contents'))
+    if (contents instanceof PDFRef) changed.push(contents)
   }
-  return Buffer.from(await doc.commit({ useObjectStreams: false }))
+  if (!snapshot) throw new Error('pdf-lib took no snapshot of the PDF to update')
+  snapshot.markRefsForSave(changed)
+  // written with the snapshot given, not set on the document: writing changes the new streams'
+  // lengths, each a scan again
+  const update = await doc.saveIncremental(snapshot, {
+    useObjectStreams: false,
+    objectsPerTick: Number.POSITIVE_INFINITY,
+  })
+  return Buffer.concat([pdf, update])
 }
 
 function addOverlay(page: PDFPage, overlay: PDFRef, fontRef: PDFRef, stateRef: PDFRef): void {

@@ -63,6 +63,24 @@ describe('the TEST mark on a PDF', () => {
     expect(pdfPages(marked).map((p) => p.rotation)).toEqual([0, 90, 0])
   })
 
+  it('marks pages whose resources are inherited from the page tree', async () => {
+    const doc = await PDFDocument.create()
+    for (const text of ['first', 'second']) doc.addPage([300, 300]).drawText(text, { x: 20, y: 250 })
+    const saved = await PDFDocument.load(await doc.save())
+    const [first] = saved.getPages()
+    // the first page's resources move up to the page tree
+    const resources = first!.node.get(PDFName.of('Resources'))!
+    first!.node.delete(PDFName.of('Resources'))
+    saved.catalog.Pages().set(PDFName.of('Resources'), resources)
+    const source = Buffer.from(await saved.save({ useObjectStreams: false }))
+    expect(pdfPageTexts(source).map((p) => p.trim())).toEqual(['first', 'second'])
+    const marked = await stampTestMark(source)
+    expect(pdfPageTexts(marked).map((p) => p.replace(/\s+/g, ' ').trim())).toEqual([
+      'first TEST',
+      'second TEST',
+    ])
+  })
+
   it('appends to the file: the original bytes, metadata and tagging stay as they were', async () => {
     const source = await awkwardPdf()
     const marked = await stampTestMark(source)
