@@ -58,10 +58,20 @@ export async function stampTestMark(pdf: Uint8Array): Promise<Buffer> {
   // written with the snapshot given, not set on the document: writing changes the new streams'
   // lengths, each a scan again
   const update = await doc.saveIncremental(snapshot, {
-    useObjectStreams: false,
+    useObjectStreams: endsWithXrefStream(pdf),
     objectsPerTick: Number.POSITIVE_INFINITY,
   })
   return Buffer.concat([pdf, update])
+}
+
+/** Whether the file's last cross-reference section is a stream: the update's is then one too. */
+function endsWithXrefStream(pdf: Uint8Array): boolean {
+  const tail = Buffer.from(pdf.subarray(Math.max(0, pdf.length - 1024))).toString('latin1')
+  const offset = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1])
+  if (!Number.isInteger(offset) || offset >= pdf.length) return false
+  return !Buffer.from(pdf.subarray(offset, offset + 4))
+    .toString('latin1')
+    .startsWith('xref')
 }
 
 function addOverlay(page: PDFPage, overlay: PDFRef, fontRef: PDFRef, stateRef: PDFRef): void {

@@ -81,6 +81,16 @@ describe('the TEST mark on a PDF', () => {
     ])
   })
 
+  it('updates a file with compressed cross-references and object streams in kind', async () => {
+    const packed = qpdfRewrite(await awkwardPdf(), ['--object-streams=generate'])
+    const marked = await stampTestMark(packed)
+    expect(qpdfCheck(marked).ok).toBe(true)
+    for (const [i, text] of pdfPageTexts(marked).entries()) expect(text, `page ${i + 1}`).toMatch(/\bTEST\b/)
+    // the update's cross-reference section is a stream like the file's own
+    const last = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(marked.toString('latin1'))![1])
+    expect(marked.subarray(last, last + 4).toString('latin1')).not.toBe('xref')
+  })
+
   it('appends to the file: the original bytes, metadata and tagging stay as they were', async () => {
     const source = await awkwardPdf()
     const marked = await stampTestMark(source)
