@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfFonts, pdfPageTexts, pdfText } from './pdf-tools.ts'
+import { pdfAttachmentNames, pdfFonts, pdfPageTexts, pdfText, qpdfRewrite } from './pdf-tools.ts'
 
 // SPEC "Test mode": test-key output is marked TEST, and the page cannot take the mark off. Real
 // Chromium over HTTP; the pages below try what a tenant could: CSS aimed at the old in-page mark
@@ -54,8 +54,8 @@ async function reddish(bytes: Buffer): Promise<number> {
 
 function expectMarkedPdf(pdf: Buffer, pageCount?: number) {
   const texts = pdfPageTexts(pdf)
-  if (pageCount !== undefined) expect(texts).toHaveLength(pageCount)
   for (const [i, text] of texts.entries()) expect(text, `page ${i + 1}`).toContain('TEST')
+  if (pageCount !== undefined) expect(texts).toHaveLength(pageCount)
   // PDF/A wants every font embedded: the mark's too
   const fonts = pdfFonts(pdf)
   expect(fonts.length).toBeGreaterThan(0)
@@ -76,6 +76,18 @@ describe('the TEST mark on the finished output', () => {
   it('marks a test PDF whose script removes every element it does not know', async () => {
     const html = `${REMOVE_STRANGERS}<h1>Hello</h1>${pages(2)}`
     expectMarkedPdf(await binary('/v1/pdf/from-html', { html }, ws.testKey), 2)
+  })
+
+  it('marks a test PDF before its attachments and protection seal it', async () => {
+    const html = `${HIDE_CSS}<h1>Hello</h1>${pages(2)}`
+    const pdf = {
+      protect: { user_password: 'pw' },
+      attachments: [{ name: 'notes.txt', data_uri: 'data:text/plain,Paid' }],
+    }
+    const locked = await binary('/v1/pdf/from-html', { html, pdf }, ws.testKey)
+    const open = qpdfRewrite(locked, ['--password=pw', '--decrypt'])
+    expectMarkedPdf(open, 2)
+    expect(pdfAttachmentNames(open)).toEqual(['notes.txt'])
   })
 
   it('marks Markdown with raw HTML and template previews', async () => {
