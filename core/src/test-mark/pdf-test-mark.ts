@@ -75,11 +75,16 @@ function endsWithXrefStream(pdf: Uint8Array): boolean {
 }
 
 function addOverlay(page: PDFPage, overlay: PDFRef, fontRef: PDFRef, stateRef: PDFRef): void {
+  const annots = PDFName.of('Annots')
+  const hadAnnots = page.node.has(annots)
   const { Font, ExtGState } = page.node.normalizedEntries()
   // fixed names: a page that already uses them gets ours, the mark always draws as itself
-  Font.set(page.doc.context.obj(FONT_KEY), fontRef)
-  ExtGState.set(page.doc.context.obj(STATE_KEY), stateRef)
+  Font.set(PDFName.of(FONT_KEY), fontRef)
+  ExtGState.set(PDFName.of(STATE_KEY), stateRef)
   page.node.addContentStream(overlay)
+  // normalising gives every page an annotation list; an empty one is noise (PDF/UA checkers
+  // look at pages with annotations)
+  if (!hadAnnots) page.node.delete(annots)
 }
 
 /** The word centred on the visible box, upright as the page is shown (its /Rotate undone). */

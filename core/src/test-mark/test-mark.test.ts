@@ -2,6 +2,7 @@ import { PDFDocument, PDFName, PDFNumber } from '@cantoo/pdf-lib'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import {
+  ghostscriptPdf,
   pdfFonts,
   pdfInfo,
   pdfPagePng,
@@ -60,6 +61,11 @@ describe('the TEST mark on a PDF', () => {
     expect(await reddish(pdfPagePng(source, 3))).toBe(0)
     const content = qpdfRewrite(marked, ['--qdf', '--object-streams=disable']).toString('latin1')
     expect(content).toContain('/Artifact <</Type /Pagination /Subtype /Watermark>> BDC')
+    // no empty annotation lists left behind on pages that had none
+    const plain = ghostscriptPdf(['one', 'two'])
+    const annots = (pdf: Buffer) => qpdfRewrite(pdf, ['--qdf']).toString('latin1').split('/Annots').length - 1
+    expect(annots(plain)).toBe(0)
+    expect(annots(await stampTestMark(plain))).toBe(0)
     expect(pdfPages(marked).map((p) => p.rotation)).toEqual([0, 90, 0])
   })
 
