@@ -16,10 +16,10 @@ const SUBSET_TAG = 'DCSVTM'
 
 /** The PDF with the TEST mark on every page; its metadata, structure and pages otherwise kept. */
 export async function stampTestMark(pdf: Uint8Array): Promise<Buffer> {
-  // an incremental update: only the pages and the mark's few objects are written, after the
-  // original bytes (the print's own objects are not serialised again)
-  // parsed and written without pausing every 100 objects: the pauses cost more than the work
-  // on a busy machine (a killable worker, not the event loop, is where long PDFs belong)
+  // An incremental update: only the pages and the mark's few objects are written, after the
+  // original bytes (the print's own objects are not serialised again). Parsed and written
+  // without pausing every 100 objects: the pauses cost more than the work on a busy machine (a
+  // killable worker, not the event loop, is where long PDFs belong).
   const doc = await PDFDocument.load(pdf, {
     updateMetadata: false,
     forIncrementalUpdate: true,
