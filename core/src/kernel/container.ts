@@ -37,6 +37,7 @@ import { RenderService } from '../renders/render-service.ts'
 import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
+import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
@@ -74,6 +75,8 @@ export interface Cradle {
   renderRunner: RenderRunner
   renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
+  /** stamps TEST on a test render's finished file */
+  testMark: TestMark
   /** request scope only: the authenticated caller */
   auth: AuthContext
 }
@@ -86,6 +89,7 @@ export function buildContainer(parts: {
   outboundGuard: OutboundGuard
   queue: QueueBackend
   features?: FeatureModule[]
+  testMark?: TestMark
 }) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
@@ -98,6 +102,7 @@ export function buildContainer(parts: {
     log: asValue(parts.log),
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
+    testMark: asValue(parts.testMark ?? stampTestFile),
     ...singletons({
       planRepository: PlanRepository,
       workspaceRepository: WorkspaceRepository,

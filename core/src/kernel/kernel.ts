@@ -11,6 +11,7 @@ import { selectQueue } from '../queue/select-queue.ts'
 import { RENDER_JOB } from '../renders/render-service.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
+import type { TestMark } from '../test-mark/test-mark.ts'
 import type { Config } from './config.ts'
 import { buildContainer, type Cradle } from './container.ts'
 import { ensureDataDir } from './data-dir.ts'
@@ -31,6 +32,8 @@ export interface KernelOptions {
   features?: FeatureModule[]
   pluginSearchPaths?: string[]
   migrate?: boolean
+  /** replaces the TEST stamp of test renders (tests whose fake outputs print no real files) */
+  testMark?: TestMark
   /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
   extraV1Routes?: FastifyPluginAsync[]
   /** how the outbound guard resolves names; tests lend a fake DNS (a rebinding name) */
@@ -83,7 +86,16 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
     const queue = selectQueue(plugins.registries, config, options.pgSchema)
     const features = options.features ?? FEATURE_MODULES
-    const container = buildContainer({ config, db, log, plugins, outboundGuard, queue, features })
+    const container = buildContainer({
+      config,
+      db,
+      log,
+      plugins,
+      outboundGuard,
+      queue,
+      features,
+      ...(options.testMark ? { testMark: options.testMark } : {}),
+    })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
+import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
 // the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`); a URL
@@ -45,7 +46,8 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
         throw new ProblemError('page_limit_exceeded', `${pages} pages; the plan allows ${ctx.maxPages}`)
       if (directive(html, 'warn')) ctx.warn('asset_failed', 'an image could not be loaded')
       const size = Number(directive(html, 'bytes') ?? 0)
-      const body = `${format.toUpperCase()} ${ctx.test ? 'TEST ' : ''}${html}`
+      // the kernel marks test renders (FAKE_TEST_MARK), never the output
+      const body = `${format.toUpperCase()} ${html}`
       const bytes = size > 0 ? Buffer.alloc(size, 'x') : Buffer.from(body)
       return { format, contentType: format === 'pdf' ? 'application/pdf' : `image/${format}`, bytes, pages }
     },
@@ -66,6 +68,28 @@ export const fakeRenderPlugin = definePlugin({
     registries.outputs.add('png', fakeOutput('png') as never)
   },
 })
+
+const FAKE_FILE = /^(PDF|PNG) /
+const REAL_FILE = [
+  Buffer.from('%PDF'),
+  Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  Buffer.from([0xff, 0xd8]),
+  Buffer.from('RIFF'),
+]
+
+/**
+ * The kernel's TEST stamp for kernels with the fake outputs: real files (canvas images, PDF tool
+ * outputs) get the real stamp; the fake outputs' text (`PDF <html>`) becomes `PDF TEST <html>`.
+ */
+export const FAKE_TEST_MARK: TestMark = async (file, options) => {
+  if (REAL_FILE.some((magic) => file.bytes.subarray(0, magic.length).equals(magic)))
+    return stampTestFile(file, options)
+  if (!FAKE_FILE.test(file.bytes.subarray(0, 4).toString('latin1'))) return file
+  return {
+    ...file,
+    bytes: Buffer.concat([file.bytes.subarray(0, 4), Buffer.from('TEST '), file.bytes.subarray(4)]),
+  }
+}
 
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,

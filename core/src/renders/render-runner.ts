@@ -23,6 +23,7 @@ import {
   type RenderWarningCode,
   type StagedFile,
 } from '../sdk/render-contracts.ts'
+import type { TestMark } from '../test-mark/test-mark.ts'
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
@@ -52,6 +53,7 @@ export interface RenderRunnerDeps {
   renderSecretBox: RenderSecretBox
   eventOutbox: EventOutbox
   scratchDirs: ScratchDirs
+  testMark: TestMark
   config: Config
   log: Logger
 }
@@ -221,7 +223,9 @@ export class RenderRunner {
       ) => Promise<RenderedFile>
       const file = await render(document, options, { ...base, maxPages, deadline })
       base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
-      return finishPdf(file, options, {
+      // the mark goes on before attachments and protection seal the file
+      const marked = base.test ? await this.#d.testMark(file, options) : file
+      return finishPdf(marked, options, {
         tools: plugins.registries.pdfTools,
         fetch,
         signal: base.signal,

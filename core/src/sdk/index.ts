@@ -61,4 +61,3 @@ export type {
   WaitOptions,
 } from './render-contracts.ts'
 export { isStagedFile } from './render-contracts.ts'
-export { TEST_WATERMARK, testWatermarkFontPx } from './test-watermark-look.ts'

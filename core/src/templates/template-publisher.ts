@@ -202,7 +202,6 @@ export class TemplatePublisher {
     const deadline = Date.now() + SAMPLE_RENDER_MS
     await renderScene(content as Scene, sample, {
       format: 'png',
-      test: true,
       fetch: (url, options) => this.#d.outboundGuard.fetch(url, { ...options, deadline, signal }),
       signal,
       warn: () => {},
