@@ -21,7 +21,7 @@ export interface WorkerPoolOptions {
    * watched while a task runs, since V8 does not count it against the heap. Default: heapMb.
    */
   buffersMb?: number
-  /** the problem code of a task that runs past its time or memory budget */
+  /** the problem code of a task that runs past its time or memory budget (a task may name its own) */
   budgetCode: ProblemCode
 }
 
@@ -38,6 +38,8 @@ export interface WorkerTask {
   graceMs?: number
   /** what errors name, e.g. `Template`, `Reading the PDF` (default: `The task`) */
   subject?: string
+  /** the problem code of this task's budget errors, instead of the pool's */
+  budgetCode?: ProblemCode
   /** aborting fails the task with the signal's reason; a running task's thread is terminated */
   signal?: AbortSignal
 }
@@ -196,7 +198,8 @@ export class WorkerPool {
 
   #budgetError(task: WorkerTask, budget: 'time' | 'memory'): ProblemError {
     const subject = task.subject ?? 'The task'
-    const { budgetCode, heapMb, buffersMb } = this.#options
+    const { heapMb, buffersMb } = this.#options
+    const budgetCode = task.budgetCode ?? this.#options.budgetCode
     return budget === 'time'
       ? new WorkerTimeBudgetExceeded(budgetCode, subject, task.timeMs)
       : new WorkerMemoryBudgetExceeded(budgetCode, subject, Math.max(heapMb, buffersMb ?? heapMb))
