@@ -54,13 +54,14 @@ describe('WorkerPool', () => {
   it('ends a task past its heap with WorkerMemoryBudgetExceeded', async () => {
     const err = await run({ kind: 'heap' }).catch(failed)
     expect(err).toBeInstanceOf(WorkerMemoryBudgetExceeded)
-    expect(err.detail).toBe('The fixture exceeded its memory budget of 96 MB.')
+    expect(err.detail).toBe('The fixture exceeded its memory budget of 48 MB.')
     await expectHealthy()
   })
 
   it('ends a task holding ArrayBuffers past the budget, which V8 does not count as heap', async () => {
     const err = await run({ kind: 'buffers' }).catch(failed)
     expect(err).toBeInstanceOf(WorkerMemoryBudgetExceeded)
+    expect(err.detail).toBe('The fixture exceeded its memory budget of 96 MB.')
     await expectHealthy()
   })
 

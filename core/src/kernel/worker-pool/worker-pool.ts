@@ -181,14 +181,14 @@ export class WorkerPool {
     const limit = (this.#options.buffersMb ?? this.#options.heapMb) * MB
     slot.worker.getHeapStatistics().then(
       (stats) => {
-        if (slot.current?.pending === pending && stats.external_memory > limit) this.#overrun(slot, 'memory')
+        if (slot.current?.pending === pending && stats.external_memory > limit) this.#overrun(slot, 'buffers')
       },
       // the thread is gone meanwhile: its exit is handled
       () => {},
     )
   }
 
-  #overrun(slot: Slot, budget: 'time' | 'memory'): void {
+  #overrun(slot: Slot, budget: 'time' | 'buffers'): void {
     const pending = slot.current?.pending
     if (!pending) return
     this.#release(slot)
@@ -196,13 +196,17 @@ export class WorkerPool {
     this.#settle(pending, this.#budgetError(pending.task, budget))
   }
 
-  #budgetError(task: WorkerTask, budget: 'time' | 'memory'): ProblemError {
+  /** The error of a budget overrun: time, the V8 heap, or the memory outside it. */
+  #budgetError(task: WorkerTask, budget: 'time' | 'heap' | 'buffers'): ProblemError {
     const subject = task.subject ?? 'The task'
     const { heapMb, buffersMb } = this.#options
     const budgetCode = task.budgetCode ?? this.#options.budgetCode
-    return budget === 'time'
-      ? new WorkerTimeBudgetExceeded(budgetCode, subject, task.timeMs)
-      : new WorkerMemoryBudgetExceeded(budgetCode, subject, Math.max(heapMb, buffersMb ?? heapMb))
+    if (budget === 'time') return new WorkerTimeBudgetExceeded(budgetCode, subject, task.timeMs)
+    return new WorkerMemoryBudgetExceeded(
+      budgetCode,
+      subject,
+      budget === 'heap' ? heapMb : (buffersMb ?? heapMb),
+    )
   }
 
   #abort(pending: Pending, reason: unknown): void {
@@ -224,7 +228,7 @@ export class WorkerPool {
     this.#release(slot)
     this.#replace(slot, !startupFailed)
     if (pending && (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      this.#settle(pending, this.#budgetError(pending.task, 'memory'))
+      this.#settle(pending, this.#budgetError(pending.task, 'heap'))
     } else if (pending) {
       this.#settle(pending, new WorkerCrashed(this.name, err.message))
     } else if (startupFailed && ![...this.#slots].some((other) => other.ready)) {
