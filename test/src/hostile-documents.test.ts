@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 import { cyclicPageTreePdf, manyPagesPdf, metadataBombPdf } from './hostile-pdfs.ts'
@@ -12,16 +14,24 @@ const PLAIN = ghostscriptPdf(['Plain page'])
 const dataUri = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 const source = (bytes: Buffer) => ({ data_uri: dataUri(bytes) })
 const MERGE_CAP = 3_000_000
+// a PDF padded past a third of the cap: three of them are over it
+const FILLER = Buffer.concat([PLAIN, Buffer.alloc(1_000_000, '\n')])
 
 let t: TestKernel
 let ws: TestWorkspace
+let site: Server
+let siteUrl: string
 
 beforeAll(async () => {
+  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(FILLER))
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
   t = await startTestKernel({
     roles: ['api', 'worker'],
     env: {
+      DOCSVC_NETWORK_ALLOW: '127.0.0.1/32',
       DOCSVC_PLUGIN_PDF_TOOLS_WORKER_HEAP_MB: '96',
-      DOCSVC_PLUGIN_PDF_TOOLS_WORKER_BUFFERS_MB: '64',
+      DOCSVC_PLUGIN_PDF_TOOLS_WORKER_BUFFERS_MB: '32',
       DOCSVC_MERGE_MAX_SOURCE_BYTES: String(MERGE_CAP),
       // a page allocating without end dies at this heap, in well under a second
       DOCSVC_PLUGIN_CHROMIUM_PAGE_HEAP_MB: '128',
@@ -31,7 +41,10 @@ beforeAll(async () => {
   ws = await t.createWorkspace({ plan: 'scale' })
   await t.setPlanLimits('scale', { requests_per_second: 10_000, test_renders_per_minute: 10_000 })
 }, 60_000)
-afterAll(() => t?.close())
+afterAll(async () => {
+  await t?.close()
+  await new Promise<void>((resolve) => site.close(() => resolve()))
+})
 
 const tool = (name: string, body: object) =>
   t.inject({ method: 'POST', url: `/v1/pdf-tools/${name}`, key: ws.liveKey, payload: body })
@@ -52,7 +65,7 @@ describe('hostile PDFs', () => {
     expect(res.statusCode).toBe(422)
     expect(res.json()).toMatchObject({
       code: 'invalid_pdf_source',
-      detail: 'Reading the source exceeded its memory budget of 64 MB.',
+      detail: 'Reading the source exceeded its memory budget of 32 MB.',
     })
     await expectNextPdfToolWorks()
   })
@@ -84,14 +97,17 @@ describe('hostile PDFs', () => {
   })
 
   it('a merge whose sources add up past mergeMaxSourceBytes is 413 payload_too_large naming /sources', async () => {
-    const filler = Buffer.concat([PLAIN, Buffer.alloc(1_000_000, '\n')])
-    const res = await tool('merge', { sources: [source(filler), source(filler), source(filler)] })
+    const res = await tool('merge', { sources: [source(FILLER), source(FILLER), source(FILLER)] })
     expect(res.statusCode).toBe(413)
     expect(res.json()).toMatchObject({
       code: 'payload_too_large',
       errors: [{ path: '/sources', code: 'too_large' }],
     })
-    const fits = await tool('merge', { sources: [source(filler), source(PLAIN)], delivery: 'binary' })
+    // URLs are sized as they arrive: the render fails with the same problem
+    const fetched = await tool('merge', { sources: [1, 2, 3].map((i) => ({ url: `${siteUrl}/${i}.pdf` })) })
+    expect(fetched.statusCode).toBe(413)
+    expect(fetched.json()).toMatchObject({ code: 'payload_too_large' })
+    const fits = await tool('merge', { sources: [source(FILLER), source(PLAIN)], delivery: 'binary' })
     expect(fits.statusCode).toBe(200)
     expect(pdfText(fits.rawPayload)).toContain('Plain page')
   })

@@ -33,16 +33,18 @@ export function rawPdf(objects: (string | Buffer)[], trailer = ''): Buffer {
   return Buffer.concat([...parts, Buffer.from(xref)])
 }
 
+const PIECE_BYTES = 16 * 1024 * 1024
+
 /**
- * A zlib stream that inflates to `mib` MiB of zeros while a few KB per 64 MiB on the wire: one
+ * A zlib stream that inflates to `mib` MiB of zeros while ~16 KB per 16 MiB on the wire: one
  * deflated block of zeros ending in a full flush (byte-aligned, no reference before it) repeated,
  * then an empty final block and the Adler-32 of the zeros (b = length mod 65521, a = 1).
  */
 export function zeroBomb(mib: number): Buffer {
-  const piece = deflateRawSync(Buffer.alloc(64 * 1024 * 1024), { finishFlush: constants.Z_FULL_FLUSH })
-  const pieces = Math.ceil(mib / 64)
+  const piece = deflateRawSync(Buffer.alloc(PIECE_BYTES), { finishFlush: constants.Z_FULL_FLUSH })
+  const pieces = Math.ceil((mib * 1024 * 1024) / PIECE_BYTES)
   const adler = Buffer.alloc(4)
-  adler.writeUInt32BE((((pieces * 64 * 1024 * 1024) % 65521) * 65536 + 1) >>> 0)
+  adler.writeUInt32BE((((pieces * PIECE_BYTES) % 65521) * 65536 + 1) >>> 0)
   return Buffer.concat([
     Buffer.from([0x78, 0x9c]),
     ...Array(pieces).fill(piece),
