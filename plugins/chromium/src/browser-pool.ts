@@ -282,8 +282,6 @@ function failure(err: unknown, instance: BrowserInstance): ProblemError {
       'render_failed',
       'the browser crashed during the render; the next render gets a new one',
     )
-  if (!instance.connected)
-    return new ProblemError('render_failed', 'the browser was closed during the render')
   // the renderer of this page died (most often its scripts ran out of their heap); the browser
   // and its other pages live on
   if (/\b(Page|Target) crashed\b/.test(firstLine(err)))
@@ -291,6 +289,8 @@ function failure(err: unknown, instance: BrowserInstance): ProblemError {
       'render_failed',
       "the page crashed: its scripts used more memory than a page may have, or broke Chromium's renderer",
     )
+  if (!instance.connected)
+    return new ProblemError('render_failed', 'the browser was closed during the render')
   return new ProblemError('render_failed', firstLine(err))
 }
 
