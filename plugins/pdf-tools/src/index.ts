@@ -2,7 +2,7 @@ import { definePlugin } from '@docsvc/core/sdk'
 import { attachTool } from './attach-tool.ts'
 import { mergeTool } from './merge-tool.ts'
 import { metadataTool } from './metadata-tool.ts'
-import { configurePdfWorkers, PdfWorkersConfigSchema, stopPdfWorkers } from './pdf-workers.ts'
+import { configurePdfWorkers, PdfWorkersConfigSchema, stopPdfWorkers, warmPdfWorkers } from './pdf-workers.ts'
 import { protectTool } from './protect-tool.ts'
 import { rotateTool } from './rotate-tool.ts'
 import { splitTool } from './split-tool.ts'
@@ -29,6 +29,9 @@ export const pdfToolsPlugin = definePlugin({
   register({ registries, config }) {
     configurePdfWorkers(config)
     for (const tool of TOOLS) registries.pdfTools.add(tool.name, tool)
+  },
+  start({ roles }) {
+    if (roles.includes('worker')) warmPdfWorkers()
   },
   async stop() {
     await stopPdfWorkers()

@@ -63,8 +63,12 @@ export interface PdfTaskOptions {
   budgetCode?: ProblemCode
 }
 
-/** Runs a task module of ./tasks in a PDF thread. */
-export function runPdfTask<T>(module: URL, input: unknown, options: PdfTaskOptions): Promise<T> {
+/** Starts the threads ahead of the first PDF (when a render worker starts). */
+export function warmPdfWorkers(): void {
+  workerPool().warm()
+}
+
+function workerPool(): WorkerPool {
   pool ??= new WorkerPool({
     name: 'pdf',
     size: settings.workers,
@@ -72,7 +76,12 @@ export function runPdfTask<T>(module: URL, input: unknown, options: PdfTaskOptio
     buffersMb: settings.workerBuffersMb,
     budgetCode: 'invalid_pdf_source',
   })
-  return pool.run<T>({
+  return pool
+}
+
+/** Runs a task module of ./tasks in a PDF thread. */
+export function runPdfTask<T>(module: URL, input: unknown, options: PdfTaskOptions): Promise<T> {
+  return workerPool().run<T>({
     module,
     input,
     timeMs: settings.taskSeconds * 1000,
