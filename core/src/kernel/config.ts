@@ -50,6 +50,11 @@ export const ConfigSchema = Type.Object({
     default: 60 * 1024 * 1024,
     description: 'hard cap above plans',
   }),
+  mergeMaxSourceBytes: Type.Integer({
+    minimum: 1024,
+    default: 100 * 1000 * 1000,
+    description: 'total bytes of the sources of one PDF tool render (a merge names up to 200)',
+  }),
   anonymousRequestsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
   keyUsageFlushMs: Type.Integer({ minimum: 10, default: 2000 }),
   workerConcurrency: Type.Integer({

@@ -50,8 +50,10 @@ export class PdfToolProducer implements RenderProducer {
       signal: ctx.signal,
       log: ctx.log,
       scratchDir: ctx.scratchDir,
+      maxPages: ctx.maxPages,
     })
     let files: ProducedFile[] = output.files.map((f) => {
+      // the tools refuse sources over the limit before working; this is the backstop for outputs
       if (f.pages !== undefined && f.pages > ctx.maxPages) {
         throw new ProblemError(
           'page_limit_exceeded',

@@ -20,6 +20,20 @@ export {
   runProgram,
 } from '../kernel/programs/program-launcher.ts'
 export {
+  exclusiveBuffer,
+  WorkerPool,
+  type WorkerPoolOptions,
+  type WorkerTask,
+} from '../kernel/worker-pool/worker-pool.ts'
+export {
+  type WorkerBudget,
+  WorkerCrashed,
+  WorkerMemoryBudgetExceeded,
+  WorkerPoolClosed,
+  WorkerTimeBudgetExceeded,
+} from '../kernel/worker-pool/worker-pool-errors.ts'
+export { transferring } from '../kernel/worker-pool/worker-pool-protocol.ts'
+export {
   definePlugin,
   type HealthReport,
   type LifecycleContext,

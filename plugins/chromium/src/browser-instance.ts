@@ -8,6 +8,8 @@ export interface LaunchSettings {
   launch: ChromiumLaunch
   proxyPort: number
   timeoutMs: number
+  /** V8 heap limit of each renderer (page scripts), in MB */
+  pageHeapMb: number
   idlePages: number
   maxPages: number
   maxContexts: number
@@ -31,13 +33,16 @@ export const CLOSED_NETWORK_ARGS = [
   '--disable-sync',
 ]
 
-export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort'>): string[] {
+export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort' | 'pageHeapMb'>): string[] {
   return [
     ...CLOSED_NETWORK_ARGS,
     '--window-size=1280,720',
     // a reused page goes back to about:blank after every render; these make that navigation
     // ~2x cheaper (no back-forward cache, no new browsing instance or frame host per document)
     '--disable-features=BackForwardCache,ProactivelySwapBrowsingInstance,RenderDocument',
+    // a page's scripts get a heap of their own size instead of V8's default of several GB: a page
+    // allocating without end crashes its renderer within a second, not after eating the machine
+    `--js-flags=--max-old-space-size=${settings.pageHeapMb}`,
     // every request leaves through the guard proxy; <-loopback> stops Chromium's built-in
     // bypass for localhost, so 127.0.0.1 is checked like any other address
     `--proxy-server=http://127.0.0.1:${settings.proxyPort}`,

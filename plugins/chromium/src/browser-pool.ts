@@ -242,6 +242,7 @@ export class BrowserPool {
           launch: plan,
           proxyPort: await this.#proxyPort,
           timeoutMs: config.launchTimeoutMs,
+          pageHeapMb: config.pageHeapMb,
           idlePages: config.idlePagesPerWorkspace,
           // one page more than can render at once: one is cleaned while the others render
           maxPages: Math.max(config.idlePagesPerWorkspace, config.concurrency + 1),
@@ -319,6 +320,13 @@ function failure(err: unknown, instance: BrowserInstance, log: PluginLogger): Pr
     return new ProblemError(
       'render_failed',
       'the browser crashed during the render; the next render gets a new one',
+    )
+  // the renderer of this page died (most often its scripts ran out of their heap); the browser
+  // and its other pages live on
+  if (/\b(Page|Target) crashed\b/.test(firstLine(err)))
+    return new ProblemError(
+      'render_failed',
+      "the page crashed: its scripts used more memory than a page may have, or broke Chromium's renderer",
     )
   if (!instance.connected)
     return new ProblemError('render_failed', 'the browser was closed during the render')

@@ -29,6 +29,11 @@ export const ChromiumConfigSchema = Type.Object({
     default: 16,
     description: 'workspace browser contexts kept warm (least recently used ones are closed)',
   }),
+  pageHeapMb: Type.Integer({
+    minimum: 64,
+    default: 1024,
+    description: "V8 heap of a page's scripts, in MB: a page allocating past it crashes alone, quickly",
+  }),
   slowAssetMs: Type.Integer({
     minimum: 1,
     default: 5000,
@@ -60,6 +65,7 @@ export const DEFAULT_CHROMIUM_CONFIG: ChromiumConfig = {
   maxMemoryMb: 2048,
   idlePagesPerWorkspace: 2,
   maxWorkspaceContexts: 16,
+  pageHeapMb: 1024,
   slowAssetMs: 5000,
   launchTimeoutMs: 30_000,
   sandbox: true,
