@@ -70,6 +70,18 @@ describe('hostile PDFs', () => {
     await expectNextPdfToolWorks()
   })
 
+  it('the same bomb from a test key (whose sources are stamped TEST first, in a thread too): 422', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/pdf-tools/metadata',
+      key: ws.testKey,
+      payload: { source: source(metadataBombPdf(1024)), set: { title: 'Boom' } },
+    })
+    expect(res.statusCode).toBe(422)
+    expect(res.json()).toMatchObject({ code: 'invalid_pdf_source' })
+    await expectNextPdfToolWorks()
+  })
+
   it('a 10,000-page PDF is refused from its qpdf page count, before any work: 422 page_limit_exceeded', async () => {
     const big = manyPagesPdf(10_000)
     for (const [name, body] of [
