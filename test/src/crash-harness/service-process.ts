@@ -48,7 +48,7 @@ export class ServiceProcess {
   }
 
   /** Starts the process and resolves once it logged that it started (its port is open, its worker runs). */
-  async start(timeoutMs = 30_000): Promise<void> {
+  async start(timeoutMs = 60_000): Promise<void> {
     if (this.running) throw new Error(`${this.spec.name} is already running`)
     this.starts++
     const child = spawn(process.execPath, [BIN, ...this.spec.args], {
