@@ -34,5 +34,5 @@ describe.concurrent.each(TEST_DIALECTS)('crash and restart on %s', (dialect) => 
     expect(f.billedNotSucceeded, why).toBe(0)
     expect(f.succeededNotBilled, why).toBe(0)
     expect(f.eventsDelivered, why).toBe(f.eventsExpected)
-  }, 240_000)
+  }, 300_000)
 })
