@@ -54,29 +54,35 @@ export interface CrashReport {
 }
 
 const CARD_SCENE = {
-  width: 120,
-  height: 40,
+  width: 160,
+  height: 48,
   background: '#ffffff',
   layers: [
-    { type: 'rectangle', name: 'badge', x: 0, y: 0, width: 120, height: 8, fill: '#ff0000' },
-    { type: 'rectangle', name: 'bar', x: 0, y: 20, width: 60, height: 8, fill: '#0000ff' },
+    { type: 'rectangle', name: 'bar', x: 0, y: 0, width: 60, height: 8, fill: '#0000ff' },
+    { type: 'text', name: 'title', x: 4, y: 12, width: 152, height: 32, text: 'Card', required: ['text'] },
   ],
 }
 
-/** Async PNG renders of a small published image_canvas template, each bar a different width. */
+/**
+ * Renders of a small published image_canvas template: mostly async, every fifth sync (the API
+ * waits for the worker), and every tenth without its required data, so it fails in the worker
+ * (a render.failed event, nothing billed).
+ */
 export async function canvasWorkload(ctx: ScenarioContext): Promise<Workload> {
   const template = await ctx.api('POST', '/v1/templates', {
     type: 'image_canvas',
     name: 'Crash card',
     content: CARD_SCENE,
+    sample_data: { 'title.text': 'Sample' },
   })
   await ctx.api('POST', `/v1/templates/${template.id}/publish`)
   return {
     body: (n) => ({
       input: { type: 'template', template_id: template.id },
       output: { format: 'png' },
-      mode: 'async',
-      overrides: [{ name: 'bar', width: 1 + (n % 119) }],
+      mode: n % 5 === 0 ? 'sync' : 'async',
+      ...(n % 10 === 3 ? {} : { data: { 'title.text': `Render ${n}` } }),
+      overrides: [{ name: 'bar', width: 1 + (n % 159) }],
     }),
   }
 }

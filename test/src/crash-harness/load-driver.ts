@@ -1,6 +1,7 @@
-// A steady load of async renders against the API, as clients send it: a few loops, each posting
-// a render, then pausing. What counts later is what the client saw: a render is accepted only
-// when a 201/202 with its id came back. A refused connection (the API is down) or a dropped one
+// A steady load of renders against the API, as clients send it: a few loops, each posting a
+// render, then pausing. What counts later is what the client saw: a render is accepted when an
+// answer naming it came back (201/202 queued, 200 a finished sync render, or a sync render's
+// failure as a problem with its render_id). A refused connection (the API is down) or a dropped one
 // (killed mid-answer) is not accepted; the loop waits a moment and goes on.
 
 export interface LoadOptions {
@@ -21,7 +22,7 @@ export interface LoadFigures {
   accepted: number
   /** no answer: connection refused, reset or timed out */
   unanswered: number
-  /** answers other than 201/202, by status */
+  /** answers naming no render (refused before one was made: 401, 429, ...), by status */
   statuses: Record<number, number>
 }
 
@@ -60,9 +61,9 @@ export class LoadDriver {
           body: JSON.stringify(this.#options.body(n)),
           signal: AbortSignal.timeout(requestTimeoutMs),
         })
-        const text = await res.text()
-        if (res.status === 201 || res.status === 202) {
-          this.accepted.push((JSON.parse(text) as { id: string }).id)
+        const id = renderIdOf(res.status, await res.text())
+        if (id) {
+          this.accepted.push(id)
           this.figures.accepted++
         } else {
           this.figures.statuses[res.status] = (this.figures.statuses[res.status] ?? 0) + 1
@@ -73,4 +74,17 @@ export class LoadDriver {
       await new Promise((resolve) => setTimeout(resolve, pauseMs))
     }
   }
+}
+
+/** The render an answer names: its id when created (2xx), its render_id when a problem says it failed. */
+function renderIdOf(status: number, text: string): string | undefined {
+  let body: { id?: unknown; render_id?: unknown }
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (status >= 200 && status < 300 && typeof body.id === 'string') return body.id
+  if (status >= 400 && typeof body.render_id === 'string') return body.render_id
+  return undefined
 }
