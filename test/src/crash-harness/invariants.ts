@@ -31,8 +31,10 @@ export interface CrashFigures {
   duplicateDeliveries: number
   /** renders in the database the client never heard of (the API died before it answered) */
   unansweredRenders: number
-  /** of them, still not final (no job behind them) */
+  /** of them, not final when the wait ended */
   unansweredStuck: number
+  /** of those, with no job recorded: the API died between storing the render and queueing it */
+  unansweredWithoutJob: number
   byStatus: Partial<Record<RenderStatus, number>>
   /** the ids behind a non-zero lost/finalTwice count, for the failure message */
   examples: string[]
@@ -60,7 +62,7 @@ export async function readFigures(
 ): Promise<CrashFigures> {
   const renders = await db.kysely
     .selectFrom('renders')
-    .select(['id', 'status', 'error', 'test'])
+    .select(['id', 'status', 'error', 'test', 'job_id'])
     .where('workspace_id', '=', workspaceId)
     .execute()
   const billed = await db.kysely
@@ -95,6 +97,7 @@ export async function readFigures(
     duplicateDeliveries: 0,
     unansweredRenders: 0,
     unansweredStuck: 0,
+    unansweredWithoutJob: 0,
     byStatus: {},
     examples: [],
   }
@@ -121,7 +124,9 @@ export async function readFigures(
   for (const render of renders) {
     if (acceptedSet.has(render.id)) continue
     figures.unansweredRenders++
-    if (!FINISHED_STATUSES.includes(render.status as RenderStatus)) figures.unansweredStuck++
+    if (FINISHED_STATUSES.includes(render.status as RenderStatus)) continue
+    figures.unansweredStuck++
+    if (render.job_id === null) figures.unansweredWithoutJob++
   }
   const expected = new Set(events.map((e) => e.id))
   const arrivals = countBy(delivered.eventIds().filter((id) => expected.has(id)))
