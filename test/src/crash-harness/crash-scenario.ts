@@ -111,6 +111,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
   })
   const receiver = new WebhookReceiver({ tls: cluster.tls })
   const db = openInstallationDb(cluster.env)
+  let load: LoadDriver | undefined
   try {
     const receiverUrl = await receiver.start()
     const workspace = await cluster.liveWorkspace()
@@ -131,7 +132,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
       fromMs: 1_000,
       toMs: Math.max(1_001, options.loadMs - 1_000),
     })
-    const load = new LoadDriver({
+    load = new LoadDriver({
       baseUrl: cluster.baseUrl,
       key: workspace.liveKey,
       loops: options.loops ?? 2,
@@ -147,6 +148,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
       new Promise((resolve) => setTimeout(resolve, options.loadMs)),
     ])
     const loadFigures = await load.stop()
+    const { accepted } = load
     const loadMs = Date.now() - startedAt
 
     const delivered = {
@@ -154,7 +156,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
         receiver.received.filter((r) => r.verifiedBy.length > 0).map((r) => String(r.headers['webhook-id'])),
     }
     const { figures, settledAfterMs } = await waitUntilSettled(
-      () => readFigures(db, workspace.id, load.accepted, delivered),
+      () => readFigures(db, workspace.id, accepted, delivered),
       options.settleTimeoutMs,
     )
     const account = await api('GET', '/v1/account')
@@ -170,6 +172,8 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
       logs: () => cluster.processes.map((p) => `== ${p.spec.name}\n${lastLines(p.output())}`).join('\n'),
     }
   } finally {
+    // a failed restart ends the run: the load must not go on against a closed installation
+    await load?.stop()
     await db.close().catch(() => {})
     await cluster.close()
     await receiver.close()
