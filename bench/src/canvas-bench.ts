@@ -128,7 +128,6 @@ async function canvasRun(
     const n = i++
     const file = await renderScene(cardScene(photoFor(n)), cardData(n), {
       format: 'png',
-      test: false,
       fetch: noFetch,
       signal: new AbortController().signal,
       warn: () => {},

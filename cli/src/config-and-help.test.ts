@@ -3,7 +3,7 @@ import { runCli } from './cli-test-support.ts'
 import { commands } from './commands.ts'
 
 const SECRETS = {
-  DOCSVC_OPERATOR_TOKEN: 'op-token-9f8e7d6c5b4a',
+  DOCSVC_OPERATOR_TOKEN: 'op-token-9f8e7d6c5b4a-0123456789abcdef',
   DOCSVC_SECRET_KEY: 'secret-key-0a1b2c3d4e5f',
   DOCSVC_DATABASE_URL: 'postgres://docsvc:db-password-77aa@db.internal:5432/docsvc',
 }
@@ -19,7 +19,7 @@ describe('config print, help and --json', () => {
     expect(json.code).toBe(0)
     expect(text.code).toBe(0)
     for (const out of [json.stdout, text.stdout]) {
-      expect(out).not.toContain('op-token-9f8e7d6c5b4a')
+      expect(out).not.toContain('op-token-9f8e7d6c5b4a-0123456789abcdef')
       expect(out).not.toContain('secret-key-0a1b2c3d4e5f')
       expect(out).not.toContain('db-password-77aa')
     }

@@ -5,7 +5,8 @@ import type { Kernel } from './kernel/kernel.ts'
 export interface FirstRunResult {
   workspaceId: string
   testKey: string
-  liveKey: string
+  /** embedded mode only: a cluster's stdout ends up in shared log storage */
+  liveKey: string | undefined
 }
 
 // pg_advisory_lock key ("docs" in ASCII): API replicas starting together on an empty cluster
@@ -13,8 +14,10 @@ export interface FirstRunResult {
 const FIRST_RUN_LOCK = 0x646f6373
 
 /**
- * On an empty database: one default workspace with a test and a live key. The keys exist only
- * in this result (we keep hashes), so the caller prints them once.
+ * On an empty database: one default workspace with a test key, and in embedded mode a live key.
+ * The keys exist only in this result (we keep hashes), so the caller prints them once. A cluster's
+ * stdout is collected into log storage many can read, so no billable full-scope key is made
+ * there: the banner tells how to create one with the CLI instead.
  */
 export async function bootstrapFirstRun(kernel: Kernel): Promise<FirstRunResult | undefined> {
   if (!kernel.config.firstRun) return undefined
@@ -23,8 +26,11 @@ export async function bootstrapFirstRun(kernel: Kernel): Promise<FirstRunResult 
     if ((await workspaceRepository.count()) > 0) return undefined
     const ws = await workspaceService.create({ name: 'Default workspace', plan: 'scale' })
     const test = await apiKeyService.create({ workspaceId: ws.id, mode: 'test', name: 'Default test key' })
-    const live = await apiKeyService.create({ workspaceId: ws.id, mode: 'live', name: 'Default live key' })
-    return { workspaceId: ws.id, testKey: test.key, liveKey: live.key }
+    const live =
+      kernel.config.mode === 'embedded'
+        ? await apiKeyService.create({ workspaceId: ws.id, mode: 'live', name: 'Default live key' })
+        : undefined
+    return { workspaceId: ws.id, testKey: test.key, liveKey: live?.key }
   })
 }
 
@@ -48,7 +54,12 @@ export function firstRunBanner(result: FirstRunResult, baseUrl: string): string 
     '  These keys are shown once; store them now.',
     '',
     `    test key: ${result.testKey}`,
-    `    live key: ${result.liveKey}`,
+    ...(result.liveKey
+      ? [`    live key: ${result.liveKey}`]
+      : [
+          '    live key: none in cluster mode (this output may be kept in shared logs); make one with',
+          `      ${liveKeyCommand(result)}`,
+        ]),
     '',
     '  Try it:',
     `    ${curlLine(result.testKey, baseUrl)}`,
@@ -62,11 +73,15 @@ export function firstRunJson(result: FirstRunResult, baseUrl: string): string {
     first_run: {
       workspace_id: result.workspaceId,
       test_key: result.testKey,
-      live_key: result.liveKey,
+      ...(result.liveKey ? { live_key: result.liveKey } : { create_live_key: liveKeyCommand(result) }),
       url: baseUrl,
       curl: curlLine(result.testKey, baseUrl),
     },
   })
+}
+
+function liveKeyCommand(result: FirstRunResult): string {
+  return `docsvc key create --workspace ${result.workspaceId} --mode live`
 }
 
 function curlLine(key: string, baseUrl: string): string {

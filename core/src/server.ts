@@ -3,6 +3,7 @@ import { bootstrapFirstRun, firstRunBanner, firstRunJson } from './first-run.ts'
 import type { Config } from './kernel/config.ts'
 import { createKernel, type Kernel } from './kernel/kernel.ts'
 import { SHUTDOWN_DEADLINE_MS } from './kernel/shutdown.ts'
+import { installProcessGuards } from './process-guards.ts'
 import type { ProcessRole } from './sdk/define-plugin.ts'
 
 /** the kernel stops in order within SHUTDOWN_DEADLINE_MS; past this margin something hangs */
@@ -35,7 +36,8 @@ export async function startServer(
     kernel.close(SHUTDOWN_DEADLINE_MS).then(
       () => {
         kernel.log.info('stopped')
-        process.exit(0)
+        // stopped in good order, but for a reason a supervisor must see
+        process.exit(signal === 'uncaughtException' ? 1 : 0)
       },
       (err) => {
         kernel.log.error({ err }, 'shutdown failed')
@@ -46,7 +48,7 @@ export async function startServer(
   // a repeated SIGTERM (supervisor and process group both) waits for the first shutdown;
   // a second Ctrl-C means "now"
   let stopping = false
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: string) => {
     if (stopping) {
       if (signal === 'SIGINT') process.exit(130)
       return
@@ -56,6 +58,7 @@ export async function startServer(
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
+  const removeGuards = installProcessGuards(kernel.log, onSignal)
   try {
     if (api) {
       await kernel.app.listen({ port: config.port, host: config.host })
@@ -70,6 +73,7 @@ export async function startServer(
   } catch (err) {
     process.off('SIGTERM', onSignal)
     process.off('SIGINT', onSignal)
+    removeGuards()
     await kernel.close().catch(() => {})
     throw err
   }

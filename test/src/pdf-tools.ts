@@ -210,3 +210,24 @@ export function pdfXmp(bytes: Buffer): string {
 export function qpdfReport(bytes: Buffer, args: string[]): string {
   return withFile(bytes, 'pdf', (file) => run('qpdf', [...args, file]).out)
 }
+
+/** pdffonts' table: one row per font with its name, type and whether it is embedded. */
+export function pdfFonts(bytes: Buffer): { name: string; type: string; embedded: boolean }[] {
+  const out = withFile(bytes, 'pdf', (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }))
+  return out
+    .split('\n')
+    .slice(2)
+    .map((line) => /^(\S+)\s+(.+?)\s{2,}\S+\s+(yes|no)\s+(yes|no)\s+(yes|no)/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ name: m[1]!, type: m[2]!, embedded: m[3] === 'yes' }))
+}
+
+/** One page drawn by mupdf to a PNG at `dpi`. */
+export function pdfPagePng(bytes: Buffer, page: number, dpi = 36): Buffer {
+  return withFile(bytes, 'pdf', (file) => {
+    const out = `${file}.png`
+    const result = run('mutool', ['draw', '-q', '-r', String(dpi), '-o', out, file, String(page)])
+    if (result.code !== 0) throw new Error(`mutool draw failed: ${result.out}`)
+    return readFileSync(out)
+  })
+}

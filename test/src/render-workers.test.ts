@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningCli, startCli } from '../../cli/src/cli-test-support.ts'
+import { cliJson, type RunningCli, startCli } from '../../cli/src/cli-test-support.ts'
 import { TEST_DATABASE_URL } from '../../core/src/testing/index.ts'
 import { pdfText } from './pdf-tools.ts'
 
@@ -99,7 +99,13 @@ beforeAll(async () => {
   running.push(serve)
   const [line] = await serve.waitFor(/^\{"first_run".*$/m, 60_000)
   const firstRun = JSON.parse(line).first_run
-  liveKey = firstRun.live_key
+  // cluster mode prints no live key, only the command that makes one
+  expect(firstRun.create_live_key).toBe(`docsvc key create --workspace ${firstRun.workspace_id} --mode live`)
+  const created = await cliJson<{ key: string }>(
+    ['key', 'create', '--workspace', firstRun.workspace_id, '--mode', 'live'],
+    env(),
+  )
+  liveKey = created.key
   baseUrl = (await serve.waitFor(/"url":"(http:\/\/[^"]+)"/))[1]!
 }, 90_000)
 

@@ -135,7 +135,6 @@ describe('canvas scene examples of docs/templates.md', () => {
       const warnings: RenderWarning[] = []
       const rendering = renderScene(scene, data, {
         format: 'png',
-        test: false,
         fetch: noFetch,
         signal: AbortSignal.timeout(20_000),
         warn: (code, message) => warnings.push({ code, message }),

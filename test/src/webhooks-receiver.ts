@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 
@@ -17,14 +18,18 @@ export interface Received {
  * A local webhook receiver that verifies every delivery with the `standardwebhooks` library (not
  * our code), as a customer would, against the raw body. Paths choose its behaviour: `/ok`,
  * `/fail` (500), `/slow/<ms>`, `/redirect` (302 to /ok), `/close` (drops the socket).
+ * With `tls` it listens on https (live endpoints must be https; the sender then needs the
+ * certificate, e.g. through NODE_EXTRA_CA_CERTS).
  */
 export class WebhookReceiver {
   readonly received: Received[] = []
   secrets: string[] = []
   readonly #server: Server
+  readonly #scheme: 'http' | 'https'
 
-  constructor() {
-    this.#server = createServer((req, res) => {
+  constructor(options: { tls?: { key: Buffer; cert: Buffer } } = {}) {
+    this.#scheme = options.tls ? 'https' : 'http'
+    const listener: RequestListener = (req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
@@ -54,12 +59,13 @@ export class WebhookReceiver {
         if (slow) setTimeout(answer, Number(slow[1]))
         else answer()
       })
-    })
+    }
+    this.#server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener)
   }
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve))
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`
+    return `${this.#scheme}://127.0.0.1:${(this.#server.address() as AddressInfo).port}`
   }
 
   on(path: string): Received[] {

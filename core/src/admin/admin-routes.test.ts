@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestKernel, TEST_DIALECTS, type TestKernel } from '../testing/index.ts'
 
-const TOKEN = 'operator-secret-token-123'
+const TOKEN = 'operator-secret-token-0123456789abcdef'
 
 describe.each(TEST_DIALECTS)('admin API on %s', (dialect) => {
   let t: TestKernel
@@ -12,6 +12,9 @@ describe.each(TEST_DIALECTS)('admin API on %s', (dialect) => {
     t = await startTestKernel({ dialect, env: { DOCSVC_OPERATOR_TOKEN: TOKEN } })
   })
   afterAll(() => t.close())
+  afterEach(() => {
+    vi.useRealTimers()
+  })
 
   it('refuses callers without the operator token, including workspace keys', async () => {
     const ws = await t.createWorkspace()
@@ -24,6 +27,31 @@ describe.each(TEST_DIALECTS)('admin API on %s', (dialect) => {
       expect(res.statusCode).toBe(401)
       expect(res.json().code).toBe('operator_token_required')
     }
+  })
+
+  it('refuses an address outright after 10 wrong tokens in a minute, even with the right one', async () => {
+    const from = (remoteAddress: string, token: string) =>
+      t.inject({
+        method: 'GET',
+        url: '/admin/v1/workspaces',
+        remoteAddress,
+        headers: { authorization: `Bearer ${token}` },
+      })
+    // the clock stands still inside one window of the limit, whatever the test's speed
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000)
+    const guesses = []
+    for (let i = 0; i < 10; i++) guesses.push((await from('203.0.113.7', `guess-${i}`)).statusCode)
+    expect(guesses).toEqual(Array(10).fill(401))
+    for (const token of ['guess-10', TOKEN]) {
+      const refused = await from('203.0.113.7', token)
+      expect(refused.statusCode).toBe(429)
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/)
+      expect(refused.json().code).toBe('rate_limited')
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+    }
+    // another address is not held back by them
+    expect((await from('203.0.113.8', TOKEN)).statusCode).toBe(200)
   })
 
   it('creates a workspace and a key that then works on /v1', async () => {

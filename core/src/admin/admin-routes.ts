@@ -4,8 +4,6 @@ import { type Static, Type } from 'typebox'
 import { GRACE_HOURS } from '../api-keys/api-key-service.ts'
 import { SCOPES } from '../api-keys/scopes.ts'
 import type { Cradle } from '../kernel/container.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
-import { requireOperator } from './operator-auth.ts'
 
 const WorkspaceId = Type.Object({ id: Type.String({ pattern: '^ws_[0-9a-z]{20,40}$' }) })
 const KeyId = Type.Object({ id: Type.String({ pattern: '^key_[0-9a-z]{24}$' }) })
@@ -54,11 +52,10 @@ export async function adminRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },
 ) {
-  const { config, workspaceService, apiKeyService, planRepository } = container.cradle
-  app.addHook('onRequest', async (request) => {
-    if (!config.operatorToken)
-      throw new ProblemError('not_found', 'The admin API is off; set DOCSVC_OPERATOR_TOKEN.')
-    requireOperator(request, config.operatorToken)
+  const { workspaceService, apiKeyService, planRepository } = container.cradle
+  // every route here takes the operator token (checked by the access guard), never a workspace key
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access: 'operator' }
   })
   // operator API: not part of the public /v1 OpenAPI document
   const tags = ['admin']

@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003-events.ts'
 import * as m0004 from './migrations/0004-templates.ts'
 import * as m0005 from './migrations/0005-uploads.ts'
 import * as m0006 from './migrations/0006-webhooks.ts'
+import * as m0007 from './migrations/0007-renders-at-rest.ts'
 import * as m0008 from './migrations/0008-renders-in-flight.ts'
 
 // Versioned migrations, listed explicitly (no folder scanning) so the bundle knows them all.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-templates': m0004,
   '0005-uploads': m0005,
   '0006-webhooks': m0006,
+  '0007-renders-at-rest': m0007,
   '0008-renders-in-flight': m0008,
 }
 

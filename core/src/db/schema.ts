@@ -58,6 +58,8 @@ export interface IdempotencyKeyTable {
   status_code: number | null
   headers: string | null
   body: Buffer | null
+  /** JSON: what a replay rebuilds its body from (a render's files), instead of stored bytes */
+  replay: string | null
   created_at: string
   expires_at: string
 }
@@ -96,6 +98,8 @@ export interface RenderTable {
   finished_at: string | null
   files_expire_at: string | null
   updated_at: string
+  /** the request's credentials, sealed with the installation key; null once the render ended */
+  secrets: string | null
 }
 
 export interface RenderFileTable {

@@ -44,6 +44,6 @@ export async function fileRoutes(
     })
   }
   // HEAD first and explicit: Fastify's own HEAD would read the whole file to throw it away
-  app.head(`${FILE_URL_PATH}/:token`, { schema }, serve)
-  app.get(`${FILE_URL_PATH}/:token`, { schema, exposeHeadRoute: false }, serve)
+  app.head(`${FILE_URL_PATH}/:token`, { schema, config: { access: 'public' } }, serve)
+  app.get(`${FILE_URL_PATH}/:token`, { schema, exposeHeadRoute: false, config: { access: 'public' } }, serve)
 }

@@ -19,35 +19,46 @@ export async function healthRoutes(
   // probes carry no API key: `security: []` overrides the document-wide key requirement
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], security: [], response: { 200: HealthBody } } },
+    {
+      schema: { tags: ['health'], security: [], response: { 200: HealthBody } },
+      config: { access: 'public' },
+    },
     async () => ({ status: 'ok' }),
   )
 
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } } },
-    async (_request, reply) => {
+    {
+      schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } },
+      config: { access: 'public' },
+    },
+    async (request, reply) => {
       const { db, plugins, queue } = container.cradle
+      // the reasons go to the log: a public probe must not tell addresses, users or versions
+      const failed = (part: string, reason: unknown) => {
+        request.log.warn({ part, reason: reason instanceof Error ? reason.message : reason }, 'not ready')
+        return 'failed'
+      }
       const checks: Record<string, string> = {}
       try {
         await db.ping()
         checks.database = 'ok'
       } catch (err) {
-        checks.database = `failed: ${(err as Error).message}`
+        checks.database = failed('database', err)
       }
       try {
         const report = await queue.healthcheck()
-        checks.queue = report.ok ? 'ok' : `failed: ${report.detail ?? 'unavailable'}`
+        checks.queue = report.ok ? 'ok' : failed('queue', report.detail ?? 'unavailable')
       } catch (err) {
-        checks.queue = `failed: ${(err as Error).message}`
+        checks.queue = failed('queue', err)
       }
       for (const p of plugins.plugins) {
         if (!p.manifest.healthcheck) continue
         try {
           const result = await p.manifest.healthcheck()
-          checks[p.manifest.id] = result.ok ? 'ok' : `failed: ${result.detail ?? 'unhealthy'}`
+          checks[p.manifest.id] = result.ok ? 'ok' : failed(p.manifest.id, result.detail ?? 'unhealthy')
         } catch (err) {
-          checks[p.manifest.id] = `failed: ${(err as Error).message}`
+          checks[p.manifest.id] = failed(p.manifest.id, err)
         }
       }
       const ok = Object.values(checks).every((c) => c === 'ok')

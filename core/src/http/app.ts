@@ -19,6 +19,7 @@ import { convenienceRoutes } from '../renders/convenience-routes.ts'
 import { renderRoutes } from '../renders/render-routes.ts'
 import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
+import { accessGuardPlugin } from './access-guard.ts'
 import { registerJsonBody } from './json-body.ts'
 import { openApiPlugin } from './openapi.ts'
 import { sendProblem, toProblem } from './problem-response.ts'
@@ -32,7 +33,6 @@ import {
 import { requestIdOf } from './request-id.ts'
 import { recordRoutes } from './route-inventory.ts'
 import { ProblemSchema } from './schemas/problem-schema.ts'
-import { v1GuardPlugin } from './v1-guard.ts'
 import { registerValidators } from './validator.ts'
 
 export interface AppOptions {
@@ -102,8 +102,11 @@ export async function buildApp({
   await app.register(openApiPlugin, { config })
   // a request scope per request; the guard puts the caller's auth context into it
   await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
-  await app.register(v1GuardPlugin, container.cradle)
-  await app.register(idempotencyPlugin, { store: container.cradle.idempotencyStore })
+  await app.register(accessGuardPlugin, container.cradle)
+  await app.register(idempotencyPlugin, {
+    store: container.cradle.idempotencyStore,
+    rebuild: container.cradle.renderReplays.rebuild,
+  })
 
   await app.register(healthRoutes, { container })
   await app.register(errorPageRoutes, { config })

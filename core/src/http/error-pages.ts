@@ -9,20 +9,24 @@ function escapeHtml(text: string): string {
 
 /** Problem `type` URIs resolve on the installation itself: one page per code, and the list. */
 export async function errorPageRoutes(app: FastifyInstance, _opts: { config: Config }): Promise<void> {
-  app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) => {
-    const rows = Object.entries(PROBLEM_CODES)
-      .map(
-        ([code, [status, title]]) =>
-          `<tr><td>${status}</td><td><a href="errors/${code}">${code}</a></td><td>${escapeHtml(title)}</td></tr>`,
-      )
-      .join('\n')
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(`<!doctype html><title>docsvc errors</title><h1>Error codes</h1><table>${rows}</table>`)
-  })
+  app.get(
+    '/docs/errors',
+    { schema: { hide: true }, config: { access: 'public' } },
+    async (_request, reply) => {
+      const rows = Object.entries(PROBLEM_CODES)
+        .map(
+          ([code, [status, title]]) =>
+            `<tr><td>${status}</td><td><a href="errors/${code}">${code}</a></td><td>${escapeHtml(title)}</td></tr>`,
+        )
+        .join('\n')
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(`<!doctype html><title>docsvc errors</title><h1>Error codes</h1><table>${rows}</table>`)
+    },
+  )
   app.get<{ Params: { code: string } }>(
     '/docs/errors/:code',
-    { schema: { hide: true } },
+    { schema: { hide: true }, config: { access: 'public' } },
     async (request, reply) => {
       const { code } = request.params
       if (!isProblemCode(code)) throw new ProblemError('not_found', `No error code ${code}.`)

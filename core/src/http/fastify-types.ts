@@ -2,6 +2,13 @@ import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Scope } from '../api-keys/scopes.ts'
 import type { Plan } from '../plans/plan.ts'
 
+/**
+ * `key` (the default): a workspace API key; `public`: anyone (documentation, health probes, signed
+ * file links whose token is the credential);
+ * `operator`: the operator token (the admin API).
+ */
+export type RouteAccess = 'key' | 'public' | 'operator'
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** set by the /v1 authentication hook */
@@ -14,7 +21,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** scopes of which the key needs one (SPEC Part 5) */
     scope?: Scope | Scope[]
-    /** a /v1 route that needs no API key (the OpenAPI document) */
-    public?: boolean
+    /** who may call the route; an API key unless the route says otherwise (see access-guard.ts) */
+    access?: RouteAccess
   }
 }

@@ -39,11 +39,13 @@ async function openApi(app: FastifyInstance, { config }: { config: Config }): Pr
   // the reference is published like the document: a browser cannot send an API key for its assets
   app.addHook('onRoute', (route) => {
     if (route.url === REFERENCE_PREFIX || route.url.startsWith(`${REFERENCE_PREFIX}/`))
-      route.config = { ...route.config, public: true }
+      route.config = { ...route.config, access: 'public' }
   })
   await app.register(swaggerUi, { routePrefix: REFERENCE_PREFIX, uiConfig: { docExpansion: 'list' } })
-  app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
-    reply.type('application/json').send(app.swagger()),
+  app.get(
+    '/v1/openapi.json',
+    { schema: { hide: true }, config: { access: 'public' } },
+    async (_request, reply) => reply.type('application/json').send(app.swagger()),
   )
 }
 

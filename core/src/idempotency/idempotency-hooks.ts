@@ -2,12 +2,28 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { ProblemError } from '../kernel/problem-error.ts'
-import type { IdempotencyStore } from './idempotency-store.ts'
+import type { IdempotencyStore, ReplayPointer, StoredResponse } from './idempotency-store.ts'
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
-// the original X-Request-Id travels with the replay, so it matches the stored body's request_id
-const KEPT_HEADERS = ['content-type', 'location', 'x-request-id']
+// the original X-Request-Id travels with the replay, so it matches the stored body's request_id;
+// a file body's disposition and render id come back with it
+const KEPT_HEADERS = ['content-type', 'content-disposition', 'location', 'x-render-id', 'x-request-id']
 const claims = new WeakMap<FastifyRequest, { workspaceId: string; key: string }>()
+const pointers = new WeakMap<FastifyReply, { replay: ReplayPointer; body: Buffer }>()
+
+/**
+ * Called by a route whose answer carries a render's files: the idempotency row keeps `body`
+ * (the answer without the bytes) and the pointer, never the bytes themselves.
+ */
+export function storeAsPointer(reply: FastifyReply, replay: ReplayPointer, body: Buffer): void {
+  pointers.set(reply, { replay, body })
+}
+
+/** Rebuilds a stored answer from its pointer, for this caller; a ProblemError when it cannot. */
+export type ReplayRebuilder = (
+  scope: { workspaceId: string },
+  stored: StoredResponse & { replay: ReplayPointer },
+) => Promise<StoredResponse>
 
 function fingerprint(request: FastifyRequest): string {
   return (
@@ -50,8 +66,11 @@ function replayable(reply: FastifyReply, payload: unknown): boolean {
   return typeof payload === 'string' || Buffer.isBuffer(payload) || payload === undefined || payload === null
 }
 
-async function idempotencyHooks(app: FastifyInstance, opts: { store: IdempotencyStore }): Promise<void> {
-  const { store } = opts
+async function idempotencyHooks(
+  app: FastifyInstance,
+  opts: { store: IdempotencyStore; rebuild: ReplayRebuilder },
+): Promise<void> {
+  const { store, rebuild } = opts
 
   async function release(request: FastifyRequest, claim: { workspaceId: string; key: string }) {
     try {
@@ -72,8 +91,13 @@ async function idempotencyHooks(app: FastifyInstance, opts: { store: Idempotency
     const scopedKey = `${request.auth.test ? 'test' : 'live'}:${key}`
     const start = await store.start(workspaceId, scopedKey, fingerprint(request))
     if (start.kind === 'replay') {
-      const { status, headers, body } = start.response
-      reply.code(status).headers(headers).header('Idempotent-Replayed', 'true')
+      reply.header('Idempotent-Replayed', 'true')
+      const stored = start.response
+      // a problem here (the files are gone) is answered as a replay too
+      const { status, headers, body } = stored.replay
+        ? await rebuild({ workspaceId }, { ...stored, replay: stored.replay })
+        : stored
+      reply.code(status).headers(headers)
       return reply.send(body)
     }
     claims.set(request, { workspaceId, key: scopedKey })
@@ -92,9 +116,17 @@ async function idempotencyHooks(app: FastifyInstance, opts: { store: Idempotency
       const value = reply.getHeader(name)
       if (value !== undefined) headers[name] = String(value)
     }
-    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : '')
+    const pointer = pointers.get(reply)
+    const body =
+      pointer?.body ??
+      (Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : ''))
     try {
-      await store.complete(claim.workspaceId, claim.key, { status: reply.statusCode, headers, body })
+      await store.complete(claim.workspaceId, claim.key, {
+        status: reply.statusCode,
+        headers,
+        body,
+        ...(pointer ? { replay: pointer.replay } : {}),
+      })
     } catch (err) {
       // the work is done: answer it, and free the key rather than leave it in progress
       request.log.error({ err }, 'could not store an idempotent response')

@@ -8,10 +8,20 @@ const STALE_CLAIM_MS = 15 * 60 * 1000
 /** how often one process deletes expired rows, so keys never reused again do not pile up */
 const PURGE_EVERY_MS = 10 * 60 * 1000
 
+/**
+ * A response whose body is a render's files is not stored with them: the row keeps this pointer
+ * (and the body without the bytes), and a replay reads the files again (render-replays.ts).
+ */
+export interface ReplayPointer {
+  render_id: string
+  delivery: 'binary' | 'base64'
+}
+
 export interface StoredResponse {
   status: number
   headers: Record<string, string>
   body: Buffer
+  replay?: ReplayPointer
 }
 
 export type IdempotencyStart = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse }
@@ -49,6 +59,7 @@ export class IdempotencyStore {
           status_code: null,
           headers: null,
           body: null,
+          replay: null,
           created_at: now.toISOString(),
           expires_at: new Date(now.getTime() + REPLAY_WINDOW_MS).toISOString(),
         })
@@ -85,12 +96,14 @@ export class IdempotencyStore {
           },
         )
       }
+      const replay = fromJson<ReplayPointer | null>(row.replay, null)
       return {
         kind: 'replay',
         response: {
           status: row.status_code ?? 200,
           headers: fromJson<Record<string, string>>(row.headers, {}),
           body: Buffer.from(row.body ?? Buffer.alloc(0)),
+          ...(replay ? { replay } : {}),
         },
       }
     }
@@ -105,6 +118,7 @@ export class IdempotencyStore {
         status_code: response.status,
         headers: toJson(response.headers),
         body: response.body,
+        replay: response.replay ? toJson(response.replay) : null,
       })
       .where('workspace_id', '=', workspaceId)
       .where('key', '=', key)

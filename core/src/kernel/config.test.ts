@@ -63,7 +63,7 @@ describe('loadConfig from env', () => {
       DOCSVC_NETWORK_ALLOW: '10.0.0.0/8, fd00::/8,192.168.1.5',
       DOCSVC_CHROMIUM_PATH: '/opt/chromium/chrome',
       DOCSVC_TRUSTED_PROXIES: '172.16.0.0/12',
-      DOCSVC_OPERATOR_TOKEN: 'op-token',
+      DOCSVC_OPERATOR_TOKEN: 'op-token-0123456789abcdef0123456789',
       DOCSVC_SECRET_KEY: 'secret',
       DOCSVC_REGION: 'eu-west',
       DOCSVC_LOG_LEVEL: 'debug',
@@ -86,7 +86,7 @@ describe('loadConfig from env', () => {
       networkAllow: ['10.0.0.0/8', 'fd00::/8', '192.168.1.5'],
       chromiumPath: '/opt/chromium/chrome',
       trustedProxies: ['172.16.0.0/12'],
-      operatorToken: 'op-token',
+      operatorToken: 'op-token-0123456789abcdef0123456789',
       secretKey: 'secret',
       region: 'eu-west',
       logLevel: 'debug',
@@ -139,6 +139,14 @@ describe('loadConfig from env', () => {
     ])
   })
 
+  it('refuses an operator token shorter than 32 characters, which could be guessed', () => {
+    expect(problemsOf({ DOCSVC_OPERATOR_TOKEN: 'x'.repeat(31) })).toEqual([
+      'DOCSVC_OPERATOR_TOKEN: must be at least 32 characters (e.g. the output of `openssl rand -base64 32`); empty switches the admin API off',
+    ])
+    expect(problemsOf({ DOCSVC_OPERATOR_TOKEN: 'x'.repeat(32) })).toEqual([])
+    expect(problemsOf({ DOCSVC_OPERATOR_TOKEN: '' })).toEqual([])
+  })
+
   it('puts the problems in the error message', () => {
     expect(() => loadConfig({ DOCSVC_PORT: '70000' })).toThrow(
       /^Invalid configuration:\n {2}- DOCSVC_PORT: must be <= 65535 \(got "70000"\)$/,
@@ -189,7 +197,7 @@ describe('printableConfig', () => {
   it('masks the operator token, the secret key and the database password', () => {
     const printable = printableConfig(
       loadConfig({
-        DOCSVC_OPERATOR_TOKEN: 'op-token-value',
+        DOCSVC_OPERATOR_TOKEN: 'op-token-value-0123456789abcdef0123',
         DOCSVC_SECRET_KEY: 'secret-key-value',
         DOCSVC_DATABASE_URL: 'postgres://docsvc:hunter2@db:5432/docsvc',
       }),
@@ -198,7 +206,8 @@ describe('printableConfig', () => {
     expect(printable.secretKey).toBe('***')
     expect(printable.databaseUrl).toBe('postgres://docsvc:***@db:5432/docsvc')
     const text = JSON.stringify(printable)
-    for (const secret of ['op-token-value', 'secret-key-value', 'hunter2']) expect(text).not.toContain(secret)
+    for (const secret of ['op-token-value-0123456789abcdef0123', 'secret-key-value', 'hunter2'])
+      expect(text).not.toContain(secret)
     expect(printable.port).toBe(3000)
   })
 

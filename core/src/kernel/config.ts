@@ -4,6 +4,8 @@ import { parseCidr } from '../net/cidr.ts'
 import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
 
 export const ENV_PREFIX = 'DOCSVC'
+/** The admin API answers whoever holds this token: too short a token can be guessed. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32
 
 const Cidrs = Type.Array(Type.String(), { default: [] })
 
@@ -26,7 +28,7 @@ export const ConfigSchema = Type.Object({
   operatorToken: Type.String({
     default: '',
     secret: true,
-    description: 'guards /admin/v1; empty disables it',
+    description: `guards /admin/v1 (at least ${MIN_OPERATOR_TOKEN_LENGTH} characters); empty disables it`,
   }),
   secretKey: Type.String({ default: '', secret: true, description: 'encrypts credentials at rest' }),
   region: Type.String({ default: 'eu' }),
@@ -48,6 +50,11 @@ export const ConfigSchema = Type.Object({
     default: 60 * 1024 * 1024,
     description: 'hard cap above plans',
   }),
+  mergeMaxSourceBytes: Type.Integer({
+    minimum: 1024,
+    default: 100 * 1000 * 1000,
+    description: 'total bytes of the sources of one PDF tool render (a merge names up to 200)',
+  }),
   anonymousRequestsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
   keyUsageFlushMs: Type.Integer({ minimum: 10, default: 2000 }),
   workerConcurrency: Type.Integer({
@@ -61,6 +68,11 @@ export const ConfigSchema = Type.Object({
     maximum: 3600,
     default: 120,
     description: 'hard limit of one render',
+  }),
+  renderRecordRetentionDays: Type.Integer({
+    minimum: 2,
+    default: 30,
+    description: 'days a finished render record is kept after its last change (its files are gone by then)',
   }),
   firstRun: Type.Boolean({
     default: true,
@@ -81,6 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const base = { ...(value as Static<typeof ConfigSchema>), ...overrides }
   if (base.databaseUrl && !/^postgres(ql)?:\/\//.test(base.databaseUrl)) {
     problems.push(`${ENV_PREFIX}_DATABASE_URL: must start with postgres:// (empty selects embedded SQLite)`)
+  }
+  if (base.operatorToken && base.operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    problems.push(
+      `${ENV_PREFIX}_OPERATOR_TOKEN: must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (e.g. the output of \`openssl rand -base64 32\`); empty switches the admin API off`,
+    )
   }
   for (const [name, list] of [
     ['NETWORK_ALLOW', base.networkAllow],

@@ -29,12 +29,15 @@ import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
 import { RenderProducers } from '../renders/render-producers.ts'
+import { RenderReplays } from '../renders/render-replays.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
+import { RenderSecretBox } from '../renders/render-secrets.ts'
 import { RenderService } from '../renders/render-service.ts'
 import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
+import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
@@ -68,8 +71,12 @@ export interface Cradle {
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
   renderProducers: RenderProducers
+  renderReplays: RenderReplays
   renderRunner: RenderRunner
+  renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
+  /** stamps TEST on a test render's finished file */
+  testMark: TestMark
   /** request scope only: the authenticated caller */
   auth: AuthContext
 }
@@ -82,6 +89,7 @@ export function buildContainer(parts: {
   outboundGuard: OutboundGuard
   queue: QueueBackend
   features?: FeatureModule[]
+  testMark?: TestMark
 }) {
   const container: AwilixContainer<Cradle> = createContainer<Cradle>({
     injectionMode: InjectionMode.PROXY,
@@ -94,6 +102,7 @@ export function buildContainer(parts: {
     log: asValue(parts.log),
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
+    testMark: asValue(parts.testMark ?? stampTestFile),
     ...singletons({
       planRepository: PlanRepository,
       workspaceRepository: WorkspaceRepository,
@@ -108,7 +117,9 @@ export function buildContainer(parts: {
       renderCompletion: RenderCompletion,
       renderFileLinks: SignedRenderFileLinks,
       renderFiles: RenderFiles,
+      renderReplays: RenderReplays,
       renderRunner: RenderRunner,
+      renderSecretBox: RenderSecretBox,
       renderSweeper: RenderSweeper,
       scratchDirs: ScratchDirs,
     }),

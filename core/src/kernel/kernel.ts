@@ -5,13 +5,16 @@ import { type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { FEATURE_MODULES } from '../features.ts'
 import { buildApp } from '../http/app.ts'
+import type { HostResolver } from '../net/host-resolver.ts'
 import { OutboundGuard } from '../net/outbound-guard.ts'
 import { selectQueue } from '../queue/select-queue.ts'
 import { RENDER_JOB } from '../renders/render-jobs.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import { STANDARD_PLUGINS } from '../standard.ts'
+import type { TestMark } from '../test-mark/test-mark.ts'
 import type { Config } from './config.ts'
 import { buildContainer, type Cradle } from './container.ts'
+import { ensureDataDir } from './data-dir.ts'
 import type { FeatureModule } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
 import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
@@ -30,8 +33,12 @@ export interface KernelOptions {
   features?: FeatureModule[]
   pluginSearchPaths?: string[]
   migrate?: boolean
+  /** replaces the TEST stamp of test renders (tests whose fake outputs print no real files) */
+  testMark?: TestMark
   /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
   extraV1Routes?: FastifyPluginAsync[]
+  /** how the outbound guard resolves names; tests lend a fake DNS (a rebinding name) */
+  resolver?: HostResolver
 }
 
 export interface Kernel {
@@ -54,7 +61,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options
   const log = options.logger ?? createLogger(config.logLevel)
   const roles = options.roles ?? ['api', 'worker']
-  const outboundGuard = new OutboundGuard(config.networkAllow)
+  const outboundGuard = new OutboundGuard(config.networkAllow, {
+    log,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  })
+  ensureDataDir(config.dataDir)
   const plugins = await loadPlugins({
     builtins: options.builtins ?? STANDARD_PLUGINS,
     packages: config.plugins,
@@ -77,7 +88,16 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
     const queue = selectQueue(plugins.registries, config, options.pgSchema)
     const features = options.features ?? FEATURE_MODULES
-    const container = buildContainer({ config, db, log, plugins, outboundGuard, queue, features })
+    const container = buildContainer({
+      config,
+      db,
+      log,
+      plugins,
+      outboundGuard,
+      queue,
+      features,
+      ...(options.testMark ? { testMark: options.testMark } : {}),
+    })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()

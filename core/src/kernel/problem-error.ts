@@ -30,6 +30,12 @@ export class ProblemError extends Error {
   }
 }
 
+/**
+ * What a tenant reads about a failure that is not a ProblemError: its own message may name
+ * files, addresses or queries of the installation, so it goes to the log and not to them.
+ */
+export const INTERNAL_FAILURE_MESSAGE = 'The service failed while working on it; the failure is logged.'
+
 export function validationProblem(errors: FieldProblem[], detail?: string): ProblemError {
   const first = errors[0]
   const summary = detail ?? (first ? `${first.path || '/'}: ${first.message}` : 'Request is invalid')

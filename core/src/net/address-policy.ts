@@ -1,5 +1,6 @@
 import type ipaddr from 'ipaddr.js'
 import { addressInRanges, type Cidr, normaliseAddress, parseCidrList } from './cidr.ts'
+import { embeddedIpv4 } from './embedded-ipv4.ts'
 
 const STANDARD_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 }
 
@@ -19,23 +20,27 @@ export class AddressPolicy {
     return this.#allowed.length > 0 && addressInRanges(address, this.#allowed)
   }
 
-  /** Why an address may not be connected to, or undefined when it may. */
+  /**
+   * Why an address may not be connected to, or undefined when it may. The reason names the
+   * address: it is for the operator's log, not for the tenant (see refusalText).
+   */
   addressRefusal(address: string): string | undefined {
     const addr = normaliseAddress(address)
     if (!addr) return `${address} is not an IP address`
     if (this.isOperatorAllowed(address)) return undefined
+    // an IPv6 address that carries an IPv4 one goes where the IPv4 one goes: judged as that
+    const carried = addr.kind() === 'ipv6' ? embeddedIpv4(addr as ipaddr.IPv6) : undefined
+    if (carried) {
+      for (const inner of carried) {
+        const reason = this.addressRefusal(inner.toString())
+        if (reason) return `${address} carries ${inner}: ${reason}`
+      }
+      return undefined
+    }
     const range = addr.range()
     if (range !== 'unicast') return `${address} is a ${range} address`
-    if (addr.kind() === 'ipv6' && embedsAnotherAddress(addr as ipaddr.IPv6))
-      return `${address} embeds another address`
     return undefined
   }
-}
-
-function embedsAnotherAddress(addr: ipaddr.IPv6): boolean {
-  const [first, second] = addr.parts
-  // NAT64 (64:ff9b::/96) and Teredo (2001::/32) can reach IPv4 addresses we would refuse
-  return (first === 0x64 && second === 0xff9b) || (first === 0x2001 && second === 0)
 }
 
 export function isStandardPort(url: URL): boolean {

@@ -1,4 +1,5 @@
 import { readStoredFile, readStoredFiles } from '../files/read-stored-file.ts'
+import type { Config } from '../kernel/config.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
@@ -61,6 +62,7 @@ export function sourceShapeProblems(spec: PdfSourceSpec, at: string): FieldProbl
 }
 
 export interface PdfSourceDeps {
+  config: Pick<Config, 'mergeMaxSourceBytes'>
   renderRepository: RenderRepository
   uploadService: UploadService
   fileStore: FileStore
@@ -81,13 +83,29 @@ export class PdfSources {
    */
   async precheck(owner: SourceOwner, specs: PdfSourceSpec[]): Promise<void> {
     const uploads = await this.#uploads(owner, specs)
+    // the sizes known before fetching: a merge over the total is refused before a render is made
+    let known = 0
     for (const spec of specs) {
       // a malformed spec is answered by the request checks with every problem at once
       if (sourceShapeProblems(spec, '').length > 0) continue
-      if (spec.upload_id != null) this.#upload(uploads, spec.upload_id)
-      else if (spec.render_id != null) await this.#renderFile(owner, spec.render_id, spec.file_id)
+      if (spec.upload_id != null) known += this.#upload(uploads, spec.upload_id).size
+      else if (spec.render_id != null)
+        known += (await this.#renderFile(owner, spec.render_id, spec.file_id)).size
       else if (spec.url != null) await this.#d.outboundGuard.checkUrl(spec.url)
+      else if (spec.data_uri != null)
+        known += Math.floor(((spec.data_uri.length - spec.data_uri.indexOf(',') - 1) * 3) / 4)
     }
+    this.#checkTotal(known)
+  }
+
+  /** SPEC 8 bounds each source (50 MB) and their number (200); this bounds their sum. */
+  #checkTotal(bytes: number): void {
+    const limit = this.#d.config.mergeMaxSourceBytes
+    if (bytes <= limit) return
+    const message = `the sources add up to more than ${limit} bytes, the most one PDF tool render takes`
+    throw new ProblemError('payload_too_large', `${message[0]!.toUpperCase()}${message.slice(1)}.`, {
+      errors: [{ path: '/sources', code: 'too_large', message }],
+    })
   }
 
   /** The bytes of every source, in order; each must start like a PDF (422 invalid_pdf_source). */
@@ -97,9 +115,13 @@ export class PdfSources {
     const keys = [...uploads.values()].map((u) => u.storage_key)
     const read = await readStoredFiles(this.#d.fileStore, keys)
     const uploaded = new Map(keys.map((key, i) => [key, read[i]]))
+    // URLs are sized only once fetched: the total is checked as each source arrives
+    let total = 0
     return mapWithLimit(specs, RESOLVE_CONCURRENCY, async (spec, i) => {
       const label = specs.length > 1 ? `source ${i + 1}` : 'the source'
       const source = await this.#resolveOne(owner, spec, i, { fetch, uploads, uploaded, label })
+      total += source.bytes.length
+      this.#checkTotal(total)
       if (!source.bytes.subarray(0, 1024).includes('%PDF-')) {
         throw new ProblemError(
           'invalid_pdf_source',

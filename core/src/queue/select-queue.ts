@@ -14,12 +14,34 @@ const unavailableQueue: QueueBackend = {
   healthcheck: async () => ({ ok: false, detail: 'no queue backend installed' }),
 }
 
-/** The first registered backend that serves this installation: pg-boss on PostgreSQL, else SQLite. */
+/**
+ * The schema a database URL confines the installation to: the first entry of a libpq
+ * `options=-c search_path=...` parameter, when it is a plain identifier.
+ */
+export function searchPathSchema(databaseUrl: string): string | undefined {
+  if (!databaseUrl) return undefined
+  let options: string | null
+  try {
+    options = new URL(databaseUrl).searchParams.get('options')
+  } catch {
+    return undefined
+  }
+  const first = /(?:^|\s)-c\s*search_path=([^,\s]+)/.exec(options ?? '')?.[1]
+  return first && /^[A-Za-z_][A-Za-z0-9_]*$/.test(first) ? first : undefined
+}
+
+/**
+ * The first registered backend that serves this installation: pg-boss on PostgreSQL, else SQLite.
+ * An installation in its own schema (a test's, or the URL's search_path) keeps its queue beside
+ * it: two installations sharing pg-boss's default schema would take each other's jobs, and a
+ * worker that finds no render for a job drops it, leaving the other's render queued for a day.
+ */
 export function selectQueue(registries: Registries, config: Config, pgSchema?: string): QueueBackend {
+  const schema = pgSchema ?? searchPathSchema(config.databaseUrl)
   const context: QueueBackendContext = {
     databaseUrl: config.databaseUrl,
     sqlitePath: config.sqlitePath,
-    ...(pgSchema ? { schema: `${pgSchema}_queue` } : {}),
+    ...(schema ? { schema: `${schema}_queue` } : {}),
   }
   for (const id of registries.queueBackends.keys()) {
     const factory = registries.queueBackends.get(id)

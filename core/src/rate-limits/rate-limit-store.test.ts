@@ -44,6 +44,16 @@ describe.each(STORES)('RateLimitStore ($name)', ({ open }) => {
     expect(await store.hit(b, 1000, T0 + 1000)).toEqual({ count: 1, resetAt: T0 + 2000 })
   })
 
+  it('peeks at the count of the current window without adding to it', async () => {
+    const b = bucket()
+    expect(await store.peek(b, 1000, T0)).toEqual({ count: 0, resetAt: T0 + 1000 })
+    await store.hit(b, 1000, T0 + 100)
+    await store.hit(b, 1000, T0 + 200)
+    expect(await store.peek(b, 1000, T0 + 300)).toEqual({ count: 2, resetAt: T0 + 1000 })
+    expect(await store.peek(b, 1000, T0 + 300)).toEqual({ count: 2, resetAt: T0 + 1000 })
+    expect(await store.peek(b, 1000, T0 + 1000)).toEqual({ count: 0, resetAt: T0 + 2000 })
+  })
+
   it('keeps buckets apart', async () => {
     const a = bucket()
     const b = bucket()

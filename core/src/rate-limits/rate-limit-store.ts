@@ -10,6 +10,8 @@ export interface WindowCount {
 /** Fixed-window counters; the PostgreSQL store shares them between API processes. */
 export interface RateLimitStore {
   hit(bucket: string, windowMs: number, now: number): Promise<WindowCount>
+  /** the window's count without adding to it (a guard that counts only failures looks first) */
+  peek(bucket: string, windowMs: number, now: number): Promise<WindowCount>
   close(): Promise<void>
 }
 
@@ -25,6 +27,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#windows.set(bucket, entry)
     if (now - this.#sweptAt > 60_000) this.#sweep(now)
     return { count: entry.count, resetAt: start + windowMs }
+  }
+
+  async peek(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
+    const start = now - (now % windowMs)
+    const current = this.#windows.get(bucket)
+    return { count: current?.start === start ? current.count : 0, resetAt: start + windowMs }
   }
 
   #sweep(now: number): void {
@@ -59,6 +67,16 @@ export class SqlRateLimitStore implements RateLimitStore {
         .execute()
     }
     return { count: Number(row.count), resetAt }
+  }
+
+  async peek(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
+    const start = now - (now % windowMs)
+    const row = await this.#db.kysely
+      .selectFrom('rate_limit_counters')
+      .select('count')
+      .where('bucket', '=', `${bucket}@${start}`)
+      .executeTakeFirst()
+    return { count: Number(row?.count ?? 0), resetAt: start + windowMs }
   }
 
   async close(): Promise<void> {}

@@ -23,12 +23,29 @@ export class RateLimiter {
   async consume(bucket: string, policy: RateLimitPolicy, now = Date.now()): Promise<RateLimitOutcome> {
     const windowMs = policy.windowSeconds * 1000
     const { count, resetAt } = await this.#store.hit(`${policy.name}:${bucket}`, windowMs, now)
-    return {
-      allowed: count <= policy.limit,
-      policy,
-      remaining: Math.max(0, policy.limit - count),
-      reset: Math.max(1, Math.ceil((resetAt - now) / 1000)),
-    }
+    return outcomeOf(policy, count <= policy.limit, count, resetAt, now)
+  }
+
+  /** Whether one more would be allowed, counting nothing (for limits on failures only). */
+  async check(bucket: string, policy: RateLimitPolicy, now = Date.now()): Promise<RateLimitOutcome> {
+    const windowMs = policy.windowSeconds * 1000
+    const { count, resetAt } = await this.#store.peek(`${policy.name}:${bucket}`, windowMs, now)
+    return outcomeOf(policy, count < policy.limit, count, resetAt, now)
+  }
+}
+
+function outcomeOf(
+  policy: RateLimitPolicy,
+  allowed: boolean,
+  count: number,
+  resetAt: number,
+  now: number,
+): RateLimitOutcome {
+  return {
+    allowed,
+    policy,
+    remaining: Math.max(0, policy.limit - count),
+    reset: Math.max(1, Math.ceil((resetAt - now) / 1000)),
   }
 }
 

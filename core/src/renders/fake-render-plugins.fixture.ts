@@ -4,11 +4,13 @@ import { Type } from 'typebox'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
+import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
 // the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`, and
 // `hold:<name>`, which waits until the test calls releaseHeld(name): a render in flight for as
-// long as a test needs, with no timing to guess).
+// long as a test needs, with no timing to guess); a URL document with HttpOptions is fetched with
+// its credentials and its body drives them.
 
 const held = new Map<string, { released: Promise<void>; release: () => void }>()
 
@@ -34,6 +36,19 @@ function directive(html: string, name: string): string | undefined {
   return new RegExp(`${name}:([\\w.]+)`).exec(html)?.[1]
 }
 
+/** A URL with HttpOptions is fetched with them, as the browser would (plugins/chromium page-loader). */
+async function fetchWithCredentials(doc: RenderDocument & { kind: 'url' }): Promise<string> {
+  const { basic_auth, headers, cookies } = doc.http ?? {}
+  const sent: Record<string, string> = { ...headers }
+  if (basic_auth) {
+    sent.authorization = `Basic ${Buffer.from(`${basic_auth.username}:${basic_auth.password}`).toString('base64')}`
+  }
+  if (cookies?.length) sent.cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  const res = await fetch(doc.url, { headers: sent })
+  if (!res.ok) throw new ProblemError('navigation_failed', `${doc.url} answered ${res.status}`)
+  return res.text()
+}
+
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {
   return {
     format,
@@ -42,7 +57,7 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       { additionalProperties: false },
     ),
     async render(doc: RenderDocument, _options, ctx) {
-      const html = doc.kind === 'html' ? doc.html : doc.url
+      const html = doc.kind === 'html' ? doc.html : doc.http ? await fetchWithCredentials(doc) : doc.url
       const sleep = Number(directive(html, 'sleep') ?? 0)
       if (sleep > 0) await new Promise((resolve) => setTimeout(resolve, sleep))
       const hold = directive(html, 'hold')
@@ -60,7 +75,8 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
         throw new ProblemError('page_limit_exceeded', `${pages} pages; the plan allows ${ctx.maxPages}`)
       if (directive(html, 'warn')) ctx.warn('asset_failed', 'an image could not be loaded')
       const size = Number(directive(html, 'bytes') ?? 0)
-      const body = `${format.toUpperCase()} ${ctx.test ? 'TEST ' : ''}${html}`
+      // the kernel marks test renders (FAKE_TEST_MARK), never the output
+      const body = `${format.toUpperCase()} ${html}`
       const bytes = size > 0 ? Buffer.alloc(size, 'x') : Buffer.from(body)
       return { format, contentType: format === 'pdf' ? 'application/pdf' : `image/${format}`, bytes, pages }
     },
@@ -81,6 +97,28 @@ export const fakeRenderPlugin = definePlugin({
     registries.outputs.add('png', fakeOutput('png') as never)
   },
 })
+
+const FAKE_FILE = /^(PDF|PNG) /
+const REAL_FILE = [
+  Buffer.from('%PDF'),
+  Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  Buffer.from([0xff, 0xd8]),
+  Buffer.from('RIFF'),
+]
+
+/**
+ * The kernel's TEST stamp for kernels with the fake outputs: real files (canvas images, PDF tool
+ * outputs) get the real stamp; the fake outputs' text (`PDF <html>`) becomes `PDF TEST <html>`.
+ */
+export const FAKE_TEST_MARK: TestMark = async (file, options) => {
+  if (REAL_FILE.some((magic) => file.bytes.subarray(0, magic.length).equals(magic)))
+    return stampTestFile(file, options)
+  if (!FAKE_FILE.test(file.bytes.subarray(0, 4).toString('latin1'))) return file
+  return {
+    ...file,
+    bytes: Buffer.concat([file.bytes.subarray(0, 4), Buffer.from('TEST '), file.bytes.subarray(4)]),
+  }
+}
 
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,

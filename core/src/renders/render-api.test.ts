@@ -198,6 +198,17 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
     expect(stored.json()).toMatchObject({ status: 'failed', error: { code: 'navigation_failed' } })
     const crash = await render({ input: { type: 'html', html: 'crash:1' } })
     expect(crash.json().code).toBe('render_failed')
+    // an engine's own words stay in our log (issue 13 item 10): the record and the event say less
+    const crashed = await t.inject({
+      method: 'GET',
+      url: `/v1/renders/${crash.json().render_id}`,
+      key: ws.liveKey,
+    })
+    expect(crashed.json().error).toEqual({
+      code: 'render_failed',
+      message: 'The service failed while working on it; the failure is logged.',
+    })
+    expect(crash.body).not.toContain('engine crashed')
   })
 
   it('fails renders over the plan page limit with page_limit_exceeded', async () => {

@@ -4,6 +4,7 @@ import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
 import type { Database, RenderFileTable, RenderTable } from '../db/schema.ts'
 import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
 import type { Render, RenderError, RenderFile, RenderRequest, RenderStatus } from './render.ts'
+import { endedRequest } from './render-ended-request.ts'
 
 function toRender(row: RenderTable): Render {
   return {
@@ -217,6 +218,9 @@ export class RenderRepository {
           files_expire_at: patch.files_expire_at ?? null,
           finished_at: now,
           updated_at: now,
+          // the run is over: its credentials go, and a zero-retention render keeps no request
+          secrets: null,
+          request: toJson(endedRequest(render.request, render.retention_days)),
         })
         .where('id', '=', render.id)
         .where('status', '=', 'processing')
@@ -270,18 +274,37 @@ export class RenderRepository {
     now: string,
     error?: RenderError,
   ): Promise<boolean> {
+    const ends = to === 'canceled' || to === 'failed'
     const res = await trx
       .updateTable('renders')
       .set({
         status: to,
         updated_at: now,
-        ...(to === 'canceled' || to === 'failed' ? { finished_at: now } : {}),
+        ...(ends ? { finished_at: now } : {}),
         ...(error ? { error: toJson(error) } : {}),
+        // every move goes to a finished state: the render will not run again
+        secrets: null,
       })
       .where('id', '=', id)
       .where('status', 'in', from)
       .executeTakeFirst()
-    return Number(res.numUpdatedRows) > 0
+    const moved = Number(res.numUpdatedRows) > 0
+    if (moved && ends) {
+      const row = await trx
+        .selectFrom('renders')
+        .select(['request', 'retention_days'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      if (row.retention_days === 0) {
+        const request = fromJson<RenderRequest>(row.request, {} as RenderRequest)
+        await trx
+          .updateTable('renders')
+          .set({ request: toJson(endedRequest(request, 0)) })
+          .where('id', '=', id)
+          .execute()
+      }
+    }
+    return moved
   }
 
   async files(renderId: string): Promise<RenderFile[]> {
@@ -361,6 +384,35 @@ export class RenderRepository {
       .limit(limit)
       .execute()
     return rows.map(toRender)
+  }
+
+  /**
+   * Finished renders whose record outlived its retention: last changed before `cutoff`, and with
+   * no hosted files left (a succeeded render with hosted files first expires, which changes it).
+   */
+  async pastRecordRetention(cutoff: string, limit: number): Promise<Render[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('renders')
+      .selectAll()
+      .where('updated_at', '<', cutoff)
+      .where((eb) =>
+        eb.or([
+          eb('status', 'in', ['failed', 'canceled', 'expired']),
+          eb.and([eb('status', '=', 'succeeded'), eb('files_expire_at', 'is', null)]),
+        ]),
+      )
+      .limit(limit)
+      .execute()
+    return rows.map(toRender)
+  }
+
+  /** Deletes a render's record, file rows and log; the billing ledger keeps its line. */
+  async deleteRecord(id: string): Promise<void> {
+    await this.#db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('render_files').where('render_id', '=', id).execute()
+      await trx.deleteFrom('render_logs').where('render_id', '=', id).execute()
+      await trx.deleteFrom('renders').where('id', '=', id).execute()
+    })
   }
 
   async billedSince(workspaceId: string, since: string): Promise<number> {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { readStoredFile } from '../files/read-stored-file.ts'
+import { storeAsPointer } from '../idempotency/idempotency-hooks.ts'
 import { problemStatus } from '../kernel/problem-codes.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
@@ -135,6 +136,13 @@ export async function respondToRender(
     }
     const body = await presentRender(deps, render, true)
     await releaseUnhosted(deps, render)
+    // an idempotent replay reads the files again: the stored answer keeps no bytes
+    const withoutData = { ...body, files: body.files.map(({ data: _data, ...file }) => file) }
+    storeAsPointer(
+      reply,
+      { render_id: render.id, delivery: 'base64' },
+      Buffer.from(JSON.stringify(withoutData)),
+    )
     return reply.code(200).send(body)
   }
   return reply
@@ -164,6 +172,8 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
   if (!bytes)
     throw new ProblemError('file_expired', 'The file is no longer hosted.', { render_id: render.id })
   await releaseUnhosted(deps, render)
+  // an idempotent replay reads the file again: the stored answer keeps no bytes
+  storeAsPointer(reply, { render_id: render.id, delivery: 'binary' }, Buffer.alloc(0))
   return reply
     .code(200)
     .header('Content-Type', file.content_type)

@@ -7,13 +7,14 @@ import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
 import {
+  type GuardedFetch,
   isStagedFile,
   type ProducedFile,
   type RenderDocument,
@@ -22,6 +23,7 @@ import {
   type RenderWarningCode,
   type StagedFile,
 } from '../sdk/render-contracts.ts'
+import type { TestMark } from '../test-mark/test-mark.ts'
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
@@ -34,6 +36,7 @@ import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosti
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { Production, RenderProducers } from './render-producers.ts'
 import type { LogLine, RenderRepository } from './render-repository.ts'
+import { openSecrets, type RenderSecretBox } from './render-secrets.ts'
 import { renderView } from './render-view.ts'
 
 export interface RenderRunnerDeps {
@@ -47,8 +50,10 @@ export interface RenderRunnerDeps {
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
   renderProducers: RenderProducers
+  renderSecretBox: RenderSecretBox
   eventOutbox: EventOutbox
   scratchDirs: ScratchDirs
+  testMark: TestMark
   config: Config
   log: Logger
 }
@@ -75,7 +80,7 @@ export function renderErrorOf(err: unknown): RenderError {
       ...(errors && errors.length > 0 ? { errors } : {}),
     }
   }
-  return { code: 'render_failed', message: (err as Error)?.message ?? 'The render failed.' }
+  return { code: 'render_failed', message: INTERNAL_FAILURE_MESSAGE }
 }
 
 /** The worker side of a render (DESIGN.md §6): input -> output -> stored file -> finished row. */
@@ -113,7 +118,9 @@ export class RenderRunner {
     /** the queue took the job back (this worker is stopping, or its lease ran out): the next attempt renders */
     let handedOver = false
     try {
-      const sent = { ...render, request: await loadLargeBodies(this.#d.fileStore, render.request) }
+      // the request as it was sent, for this run only: large bodies read back, credentials opened
+      const loaded = await loadLargeBodies(this.#d.fileStore, render.request)
+      const sent = { ...render, request: openSecrets(this.#d.renderSecretBox, loaded, render.secrets) }
       const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
       const madeAt = new Date()
       const rows = files.map((file, i) => this.#row(render, file, i, files.length, madeAt))
@@ -205,7 +212,9 @@ export class RenderRunner {
       },
       scratchDir: scratch.dir,
     }
-    const fetch = outboundGuard.fetch.bind(outboundGuard)
+    // every fetch of the render ends by the render's deadline, and with the render if canceled
+    const fetch: GuardedFetch = (url, options) =>
+      outboundGuard.fetch(url, { ...options, deadline, signal: base.signal })
     const data = request.data_url ? await fetchRenderData(request.data_url, fetch) : (request.data ?? {})
     const maxPages = plan?.limits.max_pages ?? Number.POSITIVE_INFINITY
     const outputOptions = request.output.format === 'pdf' ? request.output.pdf : request.output.image
@@ -223,7 +232,9 @@ export class RenderRunner {
       ) => Promise<RenderedFile>
       const file = await render(document, options, { ...base, maxPages, deadline })
       base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
-      return finishPdf(file, options, {
+      // the mark goes on before attachments and protection seal the file
+      const marked = base.test ? await this.#d.testMark(file, options) : file
+      return finishPdf(marked, options, {
         tools: plugins.registries.pdfTools,
         fetch,
         signal: base.signal,

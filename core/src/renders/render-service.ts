@@ -14,6 +14,7 @@ import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
 import type { RenderProducers } from './render-producers.ts'
 import type { RenderRepository } from './render-repository.ts'
+import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
 
 const NOT_QUEUED = {
@@ -48,6 +49,7 @@ export class RenderService {
   readonly #rateLimiter: RateLimiter
   readonly #producers: RenderProducers
   readonly #fileStore: FileStore
+  readonly #secretBox: RenderSecretBox
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -57,7 +59,9 @@ export class RenderService {
     rateLimiter: RateLimiter
     renderProducers: RenderProducers
     fileStore: FileStore
+    renderSecretBox: RenderSecretBox
   }) {
+    this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
     this.#producers = deps.renderProducers
     this.#rateLimiter = deps.rateLimiter
@@ -96,6 +100,8 @@ export class RenderService {
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
+    // credentials never sit in the stored request: sealed apart, cleared when the render ends
+    const { request: kept, secrets } = sealSecrets(this.#secretBox, request)
     const render: Render = {
       id,
       workspace_id: auth.workspace.id,
@@ -112,7 +118,7 @@ export class RenderService {
       key_id: auth.key.id,
       mode: input.mode,
       priority: input.priority,
-      request: await storeLargeBodies(this.#fileStore, { id, workspace_id: auth.workspace.id }, request),
+      request: await storeLargeBodies(this.#fileStore, { id, workspace_id: auth.workspace.id }, kept),
       result: null,
       warnings: [],
       error: null,
@@ -124,6 +130,7 @@ export class RenderService {
       finished_at: null,
       files_expire_at: null,
       updated_at: at,
+      secrets,
     }
     await this.#insert(render, plan)
     // the job is sent after the row is stored; should this process stop in between, the sweeper

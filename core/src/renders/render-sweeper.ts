@@ -15,7 +15,8 @@ import { discardLargeBodies } from './render-input-bodies.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
 import type { RenderRepository } from './render-repository.ts'
 
-const QUEUED_LOST_AFTER_MS = 24 * 3600 * 1000
+const DAY_MS = 24 * 3600 * 1000
+const QUEUED_LOST_AFTER_MS = DAY_MS
 /** a render's job is sent milliseconds after its row is stored: past this, the send never happened */
 const WITHOUT_JOB_AFTER_MS = 60_000
 
@@ -28,6 +29,7 @@ const LOST = {
  * Worker housekeeping: renders whose job the platform lost end `failed` with `render_lost`
  * (nothing billed), async renders whose job was never sent (the API stopped between storing the
  * render and sending its job) get it, hosted files past their retention are deleted (`expired`),
+ * render records past `renderRecordRetentionDays` are deleted with whatever they still stored,
  * and scratch folders a stopped process left behind go.
  */
 export class RenderSweeper {
@@ -88,7 +90,7 @@ export class RenderSweeper {
     await this.#running
   }
 
-  async sweep(now = new Date()): Promise<{ lost: number; expired: number; resent: number }> {
+  async sweep(now = new Date()): Promise<{ lost: number; expired: number; resent: number; deleted: number }> {
     let lost = 0
     // a processing render outlives two full attempts only when its worker is gone
     const processingCutoff = new Date(
@@ -112,9 +114,19 @@ export class RenderSweeper {
         expired++
       }
     }
+    let deleted = 0
+    const recordCutoff = new Date(now.getTime() - this.#config.renderRecordRetentionDays * DAY_MS)
+    for (const render of await this.#renders.pastRecordRetention(recordCutoff.toISOString(), 100)) {
+      for (const file of await this.#renders.files(render.id)) {
+        if (!file.deleted_at) await this.#store.delete(file.storage_key)
+      }
+      await discardLargeBodies(this.#store, render)
+      await this.#renders.deleteRecord(render.id)
+      deleted++
+    }
     // scratch folders of renders whose process stopped before it could remove them
     await this.#scratch.sweep(now.getTime())
-    return { lost, expired, resent }
+    return { lost, expired, resent, deleted }
   }
 
   /** Fails a render the platform lost: `render_lost`, nothing billed, render.failed sent. */

@@ -62,6 +62,8 @@ export interface Render {
   finished_at: string | null
   files_expire_at: string | null
   updated_at: string
+  /** the request's credentials, sealed (render-secrets.ts); null when it had none or has ended */
+  secrets: string | null
 }
 
 export interface RenderFile {

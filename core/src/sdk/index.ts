@@ -20,6 +20,20 @@ export {
   runProgram,
 } from '../kernel/programs/program-launcher.ts'
 export {
+  exclusiveBuffer,
+  WorkerPool,
+  type WorkerPoolOptions,
+  type WorkerTask,
+} from '../kernel/worker-pool/worker-pool.ts'
+export {
+  type WorkerBudget,
+  WorkerCrashed,
+  WorkerMemoryBudgetExceeded,
+  WorkerPoolClosed,
+  WorkerTimeBudgetExceeded,
+} from '../kernel/worker-pool/worker-pool-errors.ts'
+export { transferring } from '../kernel/worker-pool/worker-pool-protocol.ts'
+export {
   definePlugin,
   type HealthReport,
   type LifecycleContext,
@@ -64,4 +78,3 @@ export type {
   WaitOptions,
 } from './render-contracts.ts'
 export { isStagedFile } from './render-contracts.ts'
-export { TEST_WATERMARK, testWatermarkFontPx } from './test-watermark-look.ts'

@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { type FieldProblem, ProblemError } from '../kernel/problem-error.ts'
+import { linearRegExp } from './linear-regexp.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
 
 // A template's data JSON Schema (draft 2020-12). Compiled schemas are kept by content hash,
 // a bounded number of them, since many renders use the same few versions.
 const MAX_CACHED = 200
-const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateSchema: true }))
+const ajv = addFormats(
+  new Ajv2020({ allErrors: true, strict: false, validateSchema: true, code: { regExp: linearRegExp } }),
+)
 const compiled = new Map<string, ValidateFunction>()
 
 function escapePointer(token: string): string {

@@ -5,6 +5,7 @@ import type { Render, RenderRequest } from '../renders/render.ts'
 import { renderFilename } from '../renders/render-filename.ts'
 import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
 import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts'
+import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
 import type { TemplateContent } from './template.ts'
 import { applyOverrides, renderTemplateHtml } from './template-document.ts'
@@ -15,9 +16,14 @@ import type { TemplateRepository } from './template-repository.ts'
 export class TemplateProducer implements RenderProducer {
   readonly inputType = 'template'
   readonly #templates: TemplateRepository
+  readonly #testMark: TestMark
 
-  constructor({ templateRepository }: { templateRepository: TemplateRepository }) {
+  constructor({
+    templateRepository,
+    testMark,
+  }: { templateRepository: TemplateRepository; testMark: TestMark }) {
     this.#templates = templateRepository
+    this.#testMark = testMark
   }
 
   validate(request: RenderRequest): void {
@@ -89,14 +95,15 @@ export class TemplateProducer implements RenderProducer {
 
   async #canvas(ctx: ProducerContext, scene: TemplateContent): Promise<RenderedFile> {
     const { output } = ctx.render.request
-    return renderScene(scene as Scene, ctx.data, {
+    const file = await renderScene(scene as Scene, ctx.data, {
       format: output.format as 'png' | 'jpeg' | 'webp' | 'pdf',
       ...(output.image ? { image: output.image as CanvasImageOptions } : {}),
-      test: ctx.render.test,
       fetch: ctx.fetch,
       signal: ctx.signal,
       warn: ctx.warn,
     })
+    // the canvas draws no mark of its own: it is stamped as on every other output
+    return ctx.render.test ? this.#testMark(file, output.image) : file
   }
 
   /** SPEC 4.2: `filename` may use template expressions, filled from the render's data. */

@@ -4,7 +4,7 @@ import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Db } from '../db/database.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import { newId } from '../kernel/ids.ts'
-import { type FieldProblem, ProblemError } from '../kernel/problem-error.ts'
+import { type FieldProblem, INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { assertDataMatches, dataSchemaError } from './data-schema.ts'
 import type { DatasetRepository } from './dataset-repository.ts'
@@ -13,6 +13,9 @@ import { partialsOf } from './template-content.ts'
 import { renderTemplateHtml } from './template-document.ts'
 import type { TemplateRepository } from './template-repository.ts'
 import type { TemplateService } from './template-service.ts'
+
+/** a publish check's sample image render, fetches and all */
+const SAMPLE_RENDER_MS = 10_000
 
 export type StepName = 'syntax' | 'scene' | 'data_schema' | 'sample_data' | 'sample_render'
 
@@ -36,7 +39,7 @@ export interface PublishRun {
 
 function failedStep(name: StepName, err: unknown): PublishStep {
   if (!(err instanceof ProblemError)) {
-    return { name, status: 'failed', code: 'render_failed', message: (err as Error)?.message ?? String(err) }
+    return { name, status: 'failed', code: 'render_failed', message: INTERNAL_FAILURE_MESSAGE }
   }
   const { line, column, excerpt, errors } = err.extras as Partial<PublishStep>
   return {
@@ -195,11 +198,12 @@ export class TemplatePublisher {
       return
     }
     // a PNG proves the data binds and the layers draw; its bytes are not kept
+    const signal = AbortSignal.timeout(SAMPLE_RENDER_MS)
+    const deadline = Date.now() + SAMPLE_RENDER_MS
     await renderScene(content as Scene, sample, {
       format: 'png',
-      test: true,
-      fetch: this.#d.outboundGuard.fetch.bind(this.#d.outboundGuard),
-      signal: AbortSignal.timeout(10_000),
+      fetch: (url, options) => this.#d.outboundGuard.fetch(url, { ...options, deadline, signal }),
+      signal,
       warn: () => {},
     })
   }

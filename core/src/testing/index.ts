@@ -1,6 +1,7 @@
 export { fakeInputContext } from './fake-input-context.ts'
 export { type QueueContractStore, runQueueContract } from './queue-contract.ts'
 export { type RecordedEvent, recordedEvents } from './recorded-events.ts'
+export { storedText } from './stored-text.ts'
 export { createPgSchema, TEST_DATABASE_URL, TEST_DIALECTS, type TestDialect } from './test-databases.ts'
 export {
   startTestKernel,

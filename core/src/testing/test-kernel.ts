@@ -7,6 +7,7 @@ import type { CreateKeyInput } from '../api-keys/api-key-service.ts'
 import { loadConfig } from '../kernel/config.ts'
 import { createKernel, type Kernel, type KernelOptions } from '../kernel/kernel.ts'
 import type { PlanLimits } from '../plans/plan.ts'
+import { FAKE_TEST_MARK, fakeRenderPlugin } from '../renders/fake-render-plugins.fixture.ts'
 import type { Workspace } from '../workspaces/workspace.ts'
 import { createPgSchema, TEST_DATABASE_URL, type TestDialect } from './test-databases.ts'
 
@@ -19,8 +20,12 @@ export interface TestKernelOptions {
   extraV1Routes?: KernelOptions['extraV1Routes']
   /** reuse an existing PostgreSQL schema (a second process on the same database) */
   pgSchema?: string
+  /** the TEST stamp; default the real one, or FAKE_TEST_MARK with the fake render outputs */
+  testMark?: KernelOptions['testMark']
   /** process roles; default API only, so suites that render nothing start no worker or browser */
   roles?: KernelOptions['roles']
+  /** a fake DNS for the outbound guard */
+  resolver?: KernelOptions['resolver']
 }
 
 export interface TestWorkspace {
@@ -81,6 +86,8 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       ...(options.builtins ? { builtins: options.builtins } : {}),
       ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
+      ...(options.resolver ? { resolver: options.resolver } : {}),
+      ...testMarkOf(options),
     })
   } catch (err) {
     // a half-built schema must not be left behind for later runs
@@ -119,4 +126,11 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** The fake outputs print text, not PDFs or images: their kernel marks them as text. */
+function testMarkOf(options: TestKernelOptions): Pick<KernelOptions, 'testMark'> {
+  if (options.testMark) return { testMark: options.testMark }
+  const fake = options.builtins?.some((p) => p === (fakeRenderPlugin as unknown))
+  return fake ? { testMark: FAKE_TEST_MARK } : {}
 }

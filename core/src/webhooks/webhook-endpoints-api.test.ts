@@ -26,7 +26,10 @@ describe.each(TEST_DIALECTS)('webhook endpoints API (SPEC 4.11) on %s', (dialect
   beforeAll(async () => {
     t = await startTestKernel({
       dialect,
-      env: { DOCSVC_NETWORK_ALLOW: '10.1.0.0/16', DOCSVC_OPERATOR_TOKEN: 'operator-token-0123456789' },
+      env: {
+        DOCSVC_NETWORK_ALLOW: '10.1.0.0/16',
+        DOCSVC_OPERATOR_TOKEN: 'operator-token-0123456789abcdef0123456789',
+      },
     })
     ws = await t.createWorkspace()
     other = await t.createWorkspace({ name: 'Other' })
@@ -419,7 +422,7 @@ describe.each(TEST_DIALECTS)('webhook endpoints API (SPEC 4.11) on %s', (dialect
     const res = await t.inject({
       method: 'GET',
       url: '/admin/v1/webhook-endpoints/disabled',
-      headers: { authorization: 'Bearer operator-token-0123456789' },
+      headers: { authorization: 'Bearer operator-token-0123456789abcdef0123456789' },
     })
     expect(res.statusCode).toBe(200)
     const listed = res.json().data.find((d: { id: string }) => d.id === e.id)

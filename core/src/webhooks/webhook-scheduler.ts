@@ -108,8 +108,11 @@ export class WebhookScheduler {
     const options = {
       priority: 'normal' as const,
       timeoutSeconds: Math.ceil(this.#settings.timeoutMs / 1000) + 30,
-      // a lost job is not retried by the queue: the delivery's `due_at` brings it back
-      maxAttempts: 1,
+      // a job taken by a worker that then died is retried by the queue once its lease ends
+      // (the delivery waits ~40 s, not the 10 minutes of `queuedUntil`); the attempt count in
+      // the job fences it, so a retry after the attempt started sends nothing and the
+      // attempt's own lease (`attemptUntil`) brings the delivery back instead
+      maxAttempts: 2,
     }
     const sendOne = async (d: { id: string; attempt: number }) => {
       const data: DeliverJobData = { deliveryId: d.id, attempt: d.attempt }

@@ -1,4 +1,3 @@
-import { request } from 'undici'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 
@@ -15,8 +14,8 @@ export const USER_AGENT = 'Doc-Service-Webhooks/1.0'
 
 /**
  * One POST of a delivery (SPEC 6.4) through the outbound guard: any 2xx within the time limit
- * is a success; redirects are not followed (a 3xx is a failure); the time limit covers the
- * whole exchange, headers and body.
+ * is a success; redirects are not followed (a 3xx is a failure); the time limit is the guard's
+ * one deadline for the whole exchange: DNS, connection, headers and body.
  */
 export async function postWebhook(
   guard: OutboundGuard,
@@ -27,35 +26,25 @@ export async function postWebhook(
 ): Promise<SendResult> {
   const started = performance.now()
   const latency = () => Math.round(performance.now() - started)
-  const signal = AbortSignal.timeout(options.timeoutMs)
   try {
-    const checked = await guard.checkUrl(url)
-    const res = await request(checked, {
-      dispatcher: guard.dispatcher,
+    const res = await guard.fetch(url, {
       method: 'POST',
       headers,
       body,
-      signal,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      timeoutMs: options.timeoutMs,
+      excerptBytes: options.excerptBytes,
+      maxRedirects: 0,
     })
-    const excerpt = await readExcerpt(res.body, options.excerptBytes)
-    const ok = res.statusCode >= 200 && res.statusCode < 300
+    const ok = res.status >= 200 && res.status < 300
     return {
       ok,
-      status: res.statusCode,
-      bodyExcerpt: excerpt,
+      status: res.status,
+      bodyExcerpt: res.body.toString('utf8'),
       latencyMs: latency(),
-      error: ok ? null : statusError(res.statusCode, res.headers.location),
+      error: ok ? null : statusError(res.status, res.headers.location),
     }
   } catch (err) {
-    return {
-      ok: false,
-      status: null,
-      bodyExcerpt: null,
-      latencyMs: latency(),
-      error: failureText(err, signal, options.timeoutMs),
-    }
+    return { ok: false, status: null, bodyExcerpt: null, latencyMs: latency(), error: failureText(err) }
   }
 }
 
@@ -64,29 +53,11 @@ function statusError(status: number, location: string | string[] | undefined): s
   return `HTTP ${status}`
 }
 
-async function readExcerpt(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-  maxBytes: number,
-): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    chunks.push(chunk)
-    size += chunk.length
-    if (size >= maxBytes) {
-      // the rest is not ours to keep; stop reading instead of draining a large answer
-      body.destroy()
-      break
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8')
-}
-
-function failureText(err: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `no answer within ${timeoutMs} ms`
-  for (let current: unknown = err, depth = 0; current && depth < 5; depth++) {
-    if (current instanceof ProblemError) return `${current.code}: ${current.detail ?? current.message}`
-    current = (current as { cause?: unknown }).cause
+/** The guard's fetch failures say what happened (timed out, unreachable); refusals keep their code. */
+function failureText(err: unknown): string {
+  if (err instanceof ProblemError) {
+    const detail = err.detail ?? err.message
+    return err.code === 'asset_fetch_failed' ? detail : `${err.code}: ${detail}`
   }
   const e = err as { code?: string; message?: string }
   return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : String(e.message ?? err)

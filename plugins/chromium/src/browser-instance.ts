@@ -1,13 +1,15 @@
 import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core'
+import type { ChromiumLaunch } from './chromium-user.ts'
 import { BASE_CONTEXT_OPTIONS, closePage, openPage, type PooledPage, withTimeout } from './pooled-page.ts'
 import { processTreeRssMb } from './process-memory.ts'
 import { type WorkspaceContext, WorkspaceContexts } from './workspace-contexts.ts'
 
 export interface LaunchSettings {
-  executablePath: string
+  launch: ChromiumLaunch
   proxyPort: number
-  sandbox: boolean
   timeoutMs: number
+  /** V8 heap limit of each renderer (page scripts), in MB */
+  pageHeapMb: number
   idlePages: number
   maxPages: number
   maxContexts: number
@@ -31,14 +33,16 @@ export const CLOSED_NETWORK_ARGS = [
   '--disable-sync',
 ]
 
-export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort' | 'sandbox'>): string[] {
+export function chromiumArgs(settings: Pick<LaunchSettings, 'proxyPort' | 'pageHeapMb'>): string[] {
   return [
-    ...(settings.sandbox ? [] : ['--no-sandbox']),
     ...CLOSED_NETWORK_ARGS,
     '--window-size=1280,720',
     // a reused page goes back to about:blank after every render; these make that navigation
     // ~2x cheaper (no back-forward cache, no new browsing instance or frame host per document)
     '--disable-features=BackForwardCache,ProactivelySwapBrowsingInstance,RenderDocument',
+    // a page's scripts get a heap of their own size instead of V8's default of several GB: a page
+    // allocating without end crashes its renderer within a second, not after eating the machine
+    `--js-flags=--max-old-space-size=${settings.pageHeapMb}`,
     // every request leaves through the guard proxy; <-loopback> stops Chromium's built-in
     // bypass for localhost, so 127.0.0.1 is checked like any other address
     `--proxy-server=http://127.0.0.1:${settings.proxyPort}`,
@@ -71,9 +75,14 @@ export class BrowserInstance {
   }
 
   static async launch(settings: LaunchSettings, onCrash: (instance: BrowserInstance) => void) {
+    const { launch } = settings
     const browser = await chromium.launch({
-      executablePath: settings.executablePath,
+      executablePath: launch.executablePath,
       args: chromiumArgs(settings),
+      // Playwright adds --no-sandbox unless told the sandbox is wanted
+      chromiumSandbox: launch.sandbox,
+      // never the service's own environment: it holds the database URL and the keys
+      env: launch.env,
       timeout: settings.timeoutMs,
       // the kernel's stop() closes the browser after draining; Playwright must not race it
       handleSIGINT: false,

@@ -5,12 +5,22 @@ import { ProblemError } from '@docsvc/core/sdk'
 import type { BrowserContextOptions } from 'playwright-core'
 import { BrowserInstance, type PageLease } from './browser-instance.ts'
 import type { ChromiumConfig } from './chromium-config.ts'
+import {
+  type ChromiumLaunch,
+  dataDirExposure,
+  isSandboxFailure,
+  prepareChromiumLaunch,
+  sandboxOffWarning,
+  sandboxUnavailable,
+} from './chromium-user.ts'
 import { GuardProxy } from './guard-proxy.ts'
 import { withTimeout } from './pooled-page.ts'
 import { canceled, RenderSlots } from './render-slots.ts'
 
 export interface BrowserPoolOptions {
   chromiumPath: string
+  /** DOCSVC_DATA_DIR: Chromium's own folders are kept out of it */
+  dataDir?: string
   config: ChromiumConfig
   guard: OutboundGuardApi
   log: PluginLogger
@@ -50,6 +60,7 @@ export class BrowserPool {
   readonly #options: BrowserPoolOptions
   readonly #slots: RenderSlots
   #proxyPort: Promise<number> | undefined
+  #launchPlan: Promise<ChromiumLaunch> | undefined
   #current: BrowserInstance | undefined
   #launching: Promise<BrowserInstance> | undefined
   readonly #draining = new Set<BrowserInstance>()
@@ -76,7 +87,26 @@ export class BrowserPool {
     await access(path, constants.X_OK).catch(() => {
       throw new Error(`Chromium is not executable at ${path} (set DOCSVC_CHROMIUM_PATH)`)
     })
+    // who Chromium runs as and whether its sandbox can work is settled here: start fails
+    const plan = await this.#plan()
+    if (!plan.sandbox) this.#options.log.warn(sandboxOffWarning(plan.uid))
+    const exposure = await dataDirExposure(plan, this.#options.dataDir)
+    if (exposure) this.#options.log.warn(exposure)
     void this.#instance().catch(() => {})
+  }
+
+  /** How browsers are launched; made once (a pool used without start() makes it at launch). */
+  #plan(): Promise<ChromiumLaunch> {
+    this.#launchPlan ??= prepareChromiumLaunch({
+      chromiumPath: this.#options.chromiumPath,
+      config: this.config,
+      dataDir: this.#options.dataDir,
+    })
+    // a failed plan is not kept: the next start or launch tries again
+    this.#launchPlan.catch(() => {
+      this.#launchPlan = undefined
+    })
+    return this.#launchPlan
   }
 
   /** Lets renders in flight finish (a few seconds at most), then closes browsers and proxy. */
@@ -94,6 +124,9 @@ export class BrowserPool {
       this.#proxyPort = undefined
       await this.proxy.close()
     }
+    const plan = this.#launchPlan
+    this.#launchPlan = undefined
+    await plan?.then((p) => p.dispose()).catch(() => {})
   }
 
   health(): HealthReport {
@@ -181,7 +214,7 @@ export class BrowserPool {
       }
       if (stopped === 'canceled') throw canceled()
       if (stopped === 'deadline') throw limitReached(phase)
-      throw failure(err, instance)
+      throw failure(err, instance, this.#options.log)
     } finally {
       clearTimeout(timer)
       if (onAbort) request.signal.removeEventListener('abort', onAbort)
@@ -200,14 +233,16 @@ export class BrowserPool {
 
   async #launch(): Promise<BrowserInstance> {
     this.#proxyPort ??= this.proxy.listen()
-    const { config, chromiumPath, log } = this.#options
+    const { config, log } = this.#options
+    let plan: ChromiumLaunch | undefined
     try {
+      plan = await this.#plan()
       const instance = await BrowserInstance.launch(
         {
-          executablePath: chromiumPath,
+          launch: plan,
           proxyPort: await this.#proxyPort,
-          sandbox: config.sandbox,
           timeoutMs: config.launchTimeoutMs,
+          pageHeapMb: config.pageHeapMb,
           idlePages: config.idlePagesPerWorkspace,
           // one page more than can render at once: one is cleaned while the others render
           maxPages: Math.max(config.idlePagesPerWorkspace, config.concurrency + 1),
@@ -225,9 +260,14 @@ export class BrowserPool {
       return instance
     } catch (err) {
       if (err instanceof ProblemError) throw err
-      this.#launchError = `the browser could not start: ${firstLine(err)}`
-      log.error('chromium did not start', { error: (err as Error).message })
-      throw new ProblemError('render_failed', this.#launchError)
+      const message = (err as Error).message
+      this.#launchError =
+        plan && isSandboxFailure(message)
+          ? sandboxUnavailable(plan.uid, 'Chromium refused to start without it')
+          : `the browser could not start: ${firstLine(err)}`
+      // the operator's to act on (log, health); the tenant learns only that it failed
+      log.error(`chromium did not start: ${this.#launchError}`, { error: message })
+      throw new ProblemError('render_failed', 'the browser could not start; the failure is logged')
     }
   }
 
@@ -274,16 +314,25 @@ function limitReached(phase: RenderPhase): ProblemError {
     : new ProblemError('render_failed', 'the render ran past its time limit')
 }
 
-function failure(err: unknown, instance: BrowserInstance): ProblemError {
+function failure(err: unknown, instance: BrowserInstance, log: PluginLogger): ProblemError {
   if (err instanceof ProblemError) return err
   if (instance.crashed)
     return new ProblemError(
       'render_failed',
       'the browser crashed during the render; the next render gets a new one',
     )
+  // the renderer of this page died (most often its scripts ran out of their heap); the browser
+  // and its other pages live on
+  if (/\b(Page|Target) crashed\b/.test(firstLine(err)))
+    return new ProblemError(
+      'render_failed',
+      "the page crashed: its scripts used more memory than a page may have, or broke Chromium's renderer",
+    )
   if (!instance.connected)
     return new ProblemError('render_failed', 'the browser was closed during the render')
-  return new ProblemError('render_failed', firstLine(err))
+  // Playwright's own words name internal addresses and protocol details: for our log, not the tenant
+  log.warn('render failed in the browser', { error: firstLine(err) })
+  return new ProblemError('render_failed', 'the browser failed during the render; the failure is logged')
 }
 
 export function firstLine(err: unknown): string {

@@ -29,6 +29,11 @@ export const ChromiumConfigSchema = Type.Object({
     default: 16,
     description: 'workspace browser contexts kept warm (least recently used ones are closed)',
   }),
+  pageHeapMb: Type.Integer({
+    minimum: 64,
+    default: 1024,
+    description: "V8 heap of a page's scripts, in MB: a page allocating past it crashes alone, quickly",
+  }),
   slowAssetMs: Type.Integer({
     minimum: 1,
     default: 5000,
@@ -36,8 +41,19 @@ export const ChromiumConfigSchema = Type.Object({
   }),
   launchTimeoutMs: Type.Integer({ minimum: 1000, default: 30_000 }),
   sandbox: Type.Boolean({
-    default: false,
-    description: "Chromium's own sandbox; needs a non-root user with user namespaces",
+    default: true,
+    description:
+      "Chromium's own sandbox (needs unprivileged user namespaces); false runs tenants' pages without it and logs a warning at start",
+  }),
+  runAsUid: Type.Integer({
+    minimum: 1,
+    default: 65534,
+    description: 'uid Chromium runs as when the service runs as root (default nobody); never 0',
+  }),
+  runAsGid: Type.Integer({
+    minimum: 1,
+    default: 65534,
+    description: 'gid Chromium runs as when the service runs as root (default nogroup)',
   }),
 })
 
@@ -49,7 +65,10 @@ export const DEFAULT_CHROMIUM_CONFIG: ChromiumConfig = {
   maxMemoryMb: 2048,
   idlePagesPerWorkspace: 2,
   maxWorkspaceContexts: 16,
+  pageHeapMb: 1024,
   slowAssetMs: 5000,
   launchTimeoutMs: 30_000,
-  sandbox: false,
+  sandbox: true,
+  runAsUid: 65534,
+  runAsGid: 65534,
 }

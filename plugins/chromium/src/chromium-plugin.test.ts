@@ -12,7 +12,8 @@ async function load(env: NodeJS.ProcessEnv) {
     log: quietLog,
     host: {
       chromiumPath: '/usr/bin/chromium',
-      dataDir: '/tmp',
+      // Chromium's folders go to the system temp dir, which must not be the data dir
+      dataDir: '/var/lib/docsvc-plugin-test',
       mode: 'embedded',
       guard: new OutboundGuard([]),
     },

@@ -16,12 +16,13 @@ export function testPool(
   networkAllow: string[],
   config: Partial<ChromiumConfig> = {},
   memoryCheckMs?: number,
+  log: PluginLogger = quietLog,
 ): BrowserPool {
   return new BrowserPool({
     chromiumPath: process.env.DOCSVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
     config: { ...DEFAULT_CHROMIUM_CONFIG, ...config },
     guard: new OutboundGuard(networkAllow),
-    log: quietLog,
+    log,
     ...(memoryCheckMs !== undefined ? { memoryCheckMs } : {}),
   })
 }

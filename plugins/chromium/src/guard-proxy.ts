@@ -55,11 +55,13 @@ export class GuardProxy {
 
   constructor(guard: OutboundGuardApi) {
     this.#guard = guard
-    this.#server = createServer((req, res) => void this.#forward(req, res))
-    this.#server.on(
-      'connect',
-      (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.#tunnel(req, socket, head),
-    )
+    // whatever a page sends, the proxy answers or closes: nothing it does may throw past here
+    this.#server = createServer((req, res) => {
+      this.#forward(req, res).catch(() => res.destroy())
+    })
+    this.#server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.#tunnel(req, socket, head).catch(() => socket.destroy())
+    })
     this.#server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => socket.destroy())
     this.#server.on('connection', (socket: Socket) => this.#track(socket))
     this.#server.on('clientError', (_err, socket) => socket.destroy())
@@ -131,13 +133,19 @@ export class GuardProxy {
       timeout: UPSTREAM_IDLE_MS,
     })
     upstream.on('response', (up) => {
-      res.writeHead(up.statusCode ?? 502, up.statusMessage, endToEnd(up.headers))
+      try {
+        res.writeHead(up.statusCode ?? 502, up.statusMessage, endToEnd(up.headers))
+      } catch {
+        // an answer Node will not repeat (a malformed header): the page sees a failed request
+        up.destroy()
+        return res.destroy()
+      }
       up.pipe(res)
       up.on('error', () => res.destroy())
     })
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')))
     upstream.on('error', (err) => {
-      if (!res.headersSent) this.#refuse(res, 502, `${url.host}: ${err.message}`, 'failed')
+      if (!res.headersSent) this.#refuse(res, 502, unreachable(url.host, err), 'failed')
       else res.destroy()
     })
     req.on('aborted', () => upstream.destroy())
@@ -161,15 +169,13 @@ export class GuardProxy {
 
   async #tunnel(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy())
-    const target = req.url ?? ''
-    const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target)
-    if (!match) return refuseTunnel(socket, 400)
-    const [, host = '', port = ''] = match
-    // port 80 tunnels carry ws://; anything else is TLS (https/wss), checked as https
-    const url = new URL(port === '80' ? `http://${host}/` : `https://${host}:${port}/`)
+    const target = connectTarget(req.url ?? '')
+    if (!target) return refuseTunnel(socket, 400)
+    const { host, port, url } = target
     const checked = await this.#check(url)
     if ('refused' in checked) return refuseTunnel(socket, 403)
-    const upstream = connect({ host: checked.address, port: Number(port) })
+    if (socket.destroyed) return
+    const upstream = connect({ host: checked.address, port })
     this.#track(upstream)
     upstream.setTimeout(UPSTREAM_IDLE_MS, () => upstream.destroy())
     upstream.once('connect', () => {
@@ -180,11 +186,35 @@ export class GuardProxy {
     })
     upstream.on('error', (err) => {
       if (!upstream.connecting) return socket.destroy()
-      this.#remember(host, { refused: false, reason: `${host}:${port}: ${err.message}` })
+      this.#remember(host, { refused: false, reason: unreachable(`${host}:${port}`, err) })
       refuseTunnel(socket, 502)
     })
     socket.once('close', () => upstream.destroy())
   }
+}
+
+/**
+ * A CONNECT request-target as `host:port`, with the URL it is checked as, or undefined when it
+ * is not one: a port outside 1-65535 or a host no URL takes (`[zz]`, `%%`) is a 400, never an
+ * exception. Port 80 tunnels carry ws://; anything else is TLS (https, wss), checked as https.
+ */
+export function connectTarget(target: string): { host: string; port: number; url: URL } | undefined {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target)
+  if (!match) return undefined
+  const [, host = '', portText = ''] = match
+  const port = Number(portText)
+  if (port < 1 || port > 65_535) return undefined
+  try {
+    const url = new URL(port === 80 ? `http://${host}/` : `https://${host}:${port}/`)
+    return { host, port, url }
+  } catch {
+    return undefined
+  }
+}
+
+/** Why an upstream failed, by its code: the message would name the address connected to. */
+function unreachable(where: string, err: Error): string {
+  return `${where} could not be reached (${(err as { code?: string }).code ?? 'connection failed'})`
 }
 
 /** Chromium shows a refused tunnel only as ERR_TUNNEL_CONNECTION_FAILED; the reason is remembered. */

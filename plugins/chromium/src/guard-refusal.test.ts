@@ -128,4 +128,50 @@ describe('the guard proxy', () => {
     })
     expect(status).toBe(400)
   })
+
+  it('answers every bad CONNECT target with 400 and a closed socket, and lives on', async () => {
+    const unhandled: unknown[] = []
+    const record = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', record)
+    // an allowed network, so a bad port is not refused before it would reach connect()
+    const open = new GuardProxy(new OutboundGuard(['127.0.0.1/32']))
+    const openPort = await open.listen()
+    try {
+      for (const target of [
+        'example.com:99999',
+        '127.0.0.1:0',
+        '127.0.0.1:65536',
+        '[zz]:443',
+        '%%%:443',
+        'exa%mple.com:80',
+        ':443',
+        'example.com',
+      ]) {
+        expect(await connectAnswer(openPort, target), target).toMatch(/^HTTP\/1\.1 400 /)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(unhandled).toEqual([])
+      // still serving: a good tunnel to the allowed test server opens
+      expect(await connectAnswer(openPort, new URL(server.origin).host, true)).toMatch(/^HTTP\/1\.1 200 /)
+    } finally {
+      process.off('unhandledRejection', record)
+      await open.close()
+    }
+  })
 })
+
+/** What the proxy answers a CONNECT to `target` with, up to its close (or the first answer). */
+function connectAnswer(proxyPort: number, target: string, firstAnswer = false): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(proxyPort, '127.0.0.1', () =>
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`),
+    )
+    let text = ''
+    socket.on('data', (d) => {
+      text += d.toString()
+      if (firstAnswer && text.includes('\r\n\r\n')) socket.destroy()
+    })
+    socket.on('close', () => resolve(text))
+    socket.on('error', reject)
+  })
+}

@@ -131,20 +131,9 @@ describe('image outputs', () => {
     expect(ctx.warnings.map((w) => w.code)).toEqual(['feature_unavailable'])
   })
 
-  it('draws TEST over every test-mode image, also a clipped one, and nothing on live images', async () => {
-    const live = await png.render(plain, { width: 600, height: 300 }, outputContext())
-    expect(await reddishPixels(live.bytes)).toBe(0)
+  it('captures test-mode images as they are: the kernel stamps TEST on the finished file', async () => {
     const test = await png.render(plain, { width: 600, height: 300 }, outputContext({ test: true }))
-    expect(await reddishPixels(test.bytes)).toBeGreaterThan(1000)
-    const clipped = await webp.render(tall, { selector: '#badge' }, outputContext({ test: true }))
-    const { data } = await sharp(clipped.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
-    // the badge is pure blue; the mark mixes red into it
-    let marked = 0
-    for (let i = 0; i < data.length; i += 3) if (data[i]! > 60) marked++
-    expect(marked).toBeGreaterThan(500)
-    // the page went back to the pool clean
-    const again = await png.render(plain, { width: 600, height: 300 }, outputContext())
-    expect(await reddishPixels(again.bytes)).toBe(0)
+    expect(await reddishPixels(test.bytes)).toBe(0)
   })
 
   it('resets the viewport between renders on a reused page', async () => {

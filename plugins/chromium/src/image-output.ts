@@ -1,5 +1,5 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
-import { ProblemError, testWatermarkFontPx } from '@docsvc/core/sdk'
+import { ProblemError } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import type { BrowserPool } from './browser-pool.ts'
@@ -13,9 +13,16 @@ import {
 } from './image-options.ts'
 import { DEFAULT_VIEWPORT } from './pooled-page.ts'
 import { renderDocument } from './render-document.ts'
-import { type Area, addTestWatermark, removeTestWatermark } from './test-watermark.ts'
 
 const CLEAR = { r: 0, g: 0, b: 0, a: 0 }
+
+/** A rectangle in CSS pixels of the document. */
+interface Area {
+  x: number
+  y: number
+  width: number
+  height: number
+}
 
 /** The `png`, `jpeg` and `webp` outputs: a screenshot through CDP (WebP natively, no re-encoding). */
 export class ImageOutput implements RenderOutput<ImageOptions> {
@@ -43,25 +50,20 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
       locale: o.locale,
       produce: async ({ page, cdp }) => {
         const area = fitArea(await captureArea(page, target, viewport), scale, warn)
-        if (ctx.test) await addTestWatermark(page, testWatermarkFontPx(area.width, area.height), area)
         // this page is in the workspace's context for transparent captures (see RenderSteps)
         if (transparent) await cdp.send('Emulation.setDefaultBackgroundColorOverride', { color: CLEAR })
-        try {
-          const shot = await cdp.send('Page.captureScreenshot', {
-            format,
-            ...(format !== 'png' && o.quality !== undefined ? { quality: o.quality } : {}),
-            // Chromium's fast PNG encoding: the same pixels in a third of the time, ~2.5x the
-            // bytes; compacted below, after the page is free again
-            ...(format === 'png' ? { optimizeForSpeed: true } : {}),
-            clip: { ...area, scale: 1 },
-            captureBeyondViewport:
-              area.x + area.width > viewport.width || area.y + area.height > viewport.height,
-            fromSurface: true,
-          })
-          return Buffer.from(shot.data, 'base64')
-        } finally {
-          if (ctx.test) await removeTestWatermark(page).catch(() => {})
-        }
+        const shot = await cdp.send('Page.captureScreenshot', {
+          format,
+          ...(format !== 'png' && o.quality !== undefined ? { quality: o.quality } : {}),
+          // Chromium's fast PNG encoding: the same pixels in a third of the time, ~2.5x the
+          // bytes; compacted below, after the page is free again
+          ...(format === 'png' ? { optimizeForSpeed: true } : {}),
+          clip: { ...area, scale: 1 },
+          captureBeyondViewport:
+            area.x + area.width > viewport.width || area.y + area.height > viewport.height,
+          fromSurface: true,
+        })
+        return Buffer.from(shot.data, 'base64')
       },
     })
     if (format === 'png') {

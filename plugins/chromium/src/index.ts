@@ -32,7 +32,13 @@ export const chromiumPlugin = definePlugin({
   provides: { outputs: ['pdf', 'png', 'jpeg', 'webp', 'html'] },
   config: ChromiumConfigSchema,
   register({ registries, config, host, log }) {
-    const pool = new BrowserPool({ chromiumPath: host.chromiumPath, config, guard: host.guard, log })
+    const pool = new BrowserPool({
+      chromiumPath: host.chromiumPath,
+      dataDir: host.dataDir,
+      config,
+      guard: host.guard,
+      log,
+    })
     pools.add(pool)
     registries.outputs.add('pdf', new PdfOutput(pool))
     for (const format of ['png', 'jpeg', 'webp'] as const)

@@ -1,11 +1,10 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
-import { ProblemError, testWatermarkFontPx } from '@docsvc/core/sdk'
+import { ProblemError } from '@docsvc/core/sdk'
 import type { BrowserPool } from './browser-pool.ts'
 import { firstLine } from './browser-pool.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
 import { renderDocument } from './render-document.ts'
-import { addTestWatermark, removeTestWatermark } from './test-watermark.ts'
 
 /** The `pdf` output: Chromium's print to PDF with page size, margins, header and footer. */
 export class PdfOutput implements RenderOutput<PdfOptions> {
@@ -24,18 +23,10 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
       locale: options?.locale,
       produce: async ({ page }) => {
         await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
-        if (ctx.test) {
-          // printed content is laid out at 1/scale; the mark fills about a third of the sheet
-          const width = (plan.paper.width - plan.margin.left - plan.margin.right) / plan.scale
-          const height = (plan.paper.height - plan.margin.top - plan.margin.bottom) / plan.scale
-          await addTestWatermark(page, testWatermarkFontPx(width, height))
-        }
         try {
           return await page.pdf(plan.print)
         } catch (err) {
           throw printError(err, options?.page_ranges)
-        } finally {
-          if (ctx.test) await removeTestWatermark(page).catch(() => {})
         }
       },
     })

@@ -17,7 +17,6 @@ export async function render(
   const warnings: RenderWarning[] = []
   const file = await renderScene(scene as Scene, data, {
     format: 'png',
-    test: false,
     fetch: noFetch,
     signal: new AbortController().signal,
     ...options,

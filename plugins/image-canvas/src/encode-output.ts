@@ -3,7 +3,7 @@ import type { RenderedFile } from '@docsvc/core/sdk'
 import sharp, { type Sharp } from 'sharp'
 import type { TextRun } from './layer-context.ts'
 import { opaquePng } from './opaque-png.ts'
-import { rasterPdf } from './pdf-page.ts'
+import { rasterPdfInWorker } from './raster-pdf-worker.ts'
 
 export type CanvasFormat = 'png' | 'jpeg' | 'webp' | 'pdf'
 
@@ -58,7 +58,7 @@ export async function encodeRaster(raster: Raster, options: EncodeOptions): Prom
       return { format: 'webp', contentType: 'image/webp', bytes, width, height }
     }
     case 'pdf': {
-      const bytes = await rasterPdf(await png(raster, image), options.pageSize, options.textRuns)
+      const bytes = await rasterPdfInWorker(await png(raster, image), options.pageSize, options.textRuns)
       return { format: 'pdf', contentType: 'application/pdf', bytes, pages: 1 }
     }
   }

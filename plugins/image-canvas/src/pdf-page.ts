@@ -25,10 +25,10 @@ const POINTS_PER_CSS_PIXEL = 72 / 96
  * stands in for the drawn font; characters it cannot encode (outside WinAnsi) are spaces there.
  */
 export async function rasterPdf(
-  png: Buffer,
+  png: Uint8Array,
   page: { width: number; height: number },
   runs: TextRun[],
-): Promise<Buffer> {
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
   const picture = await doc.embedPng(png)
   const width = page.width * POINTS_PER_CSS_PIXEL
@@ -44,7 +44,7 @@ export async function rasterPdf(
       if (operators) pdfPage.pushOperators(...operators)
     }
   }
-  return Buffer.from(await doc.save())
+  return doc.save()
 }
 
 interface PageFont {

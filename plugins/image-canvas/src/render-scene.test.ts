@@ -108,12 +108,6 @@ describe('renderScene: formats and sizes', () => {
     expect(due.xMax).toBeLessThan(780 * 0.75 + 4)
   })
 
-  it('puts the TEST mark in test PDFs as text too', async () => {
-    const { file } = await render(redSquare, {}, { format: 'pdf', test: true })
-    expect(pdfText(file.bytes).trim()).toBe('TEST')
-    expect(pdfText((await render(redSquare, {}, { format: 'pdf' })).file.bytes).trim()).toBe('')
-  })
-
   it('scales by device_scale_factor and fits the scene into an asked width and height', async () => {
     const doubled = (await render(redSquare, {}, { image: { device_scale_factor: 2 } })).file
     expect(await sharp(doubled.bytes).metadata()).toMatchObject({ width: 400, height: 200 })
@@ -175,22 +169,6 @@ describe('renderScene: formats and sizes', () => {
     const clear = (await render({ ...redSquare, background: 'transparent' }, {}, { format: 'webp' })).file
     expect(await sharp(clear.bytes).metadata()).toMatchObject({ hasAlpha: true })
     expect((await pixels(clear.bytes)).at(10, 10).a).toBe(0)
-  })
-
-  it('draws the TEST mark over test renders only', async () => {
-    const scene = { width: 400, height: 200, background: '#ffffff', layers: [] }
-    const reddish = async (bytes: Buffer) => {
-      const img = await pixels(bytes)
-      let count = 0
-      for (let y = 0; y < img.height; y++)
-        for (let x = 0; x < img.width; x++) {
-          const p = img.at(x, y)
-          if (p.r - p.g > 40) count++
-        }
-      return count
-    }
-    expect(await reddish((await render(scene, {}, { test: true })).file.bytes)).toBeGreaterThan(2000)
-    expect(await reddish((await render(scene, {}, { test: false })).file.bytes)).toBe(0)
   })
 
   it('stops when the render is aborted', async () => {

@@ -23,8 +23,6 @@ export interface CanvasImageOptions {
 export interface RenderSceneOptions {
   format: CanvasFormat
   image?: CanvasImageOptions | undefined
-  /** draw the TEST mark (test-key renders) */
-  test: boolean
   /** http(s) image sources go through the SSRF guard */
   fetch: GuardedFetch
   signal: AbortSignal
@@ -79,7 +77,7 @@ export async function renderScene(
       throw new ProblemError(code, message, { errors: [{ path, code: 'invalid', message }] })
     },
   }
-  const svg = sceneSvg(applied, ctx, size, options.test)
+  const svg = sceneSvg(applied, ctx, size)
   const fontFiles = [...ctx.fontFiles].map((file) =>
     ctx.wholeFontFiles.has(file) ? file : trimmedFontFile(file),
   )

@@ -4,7 +4,6 @@ import type { LayerContext } from './layer-context.ts'
 import type { Layer, Scene } from './scene-schema.ts'
 import { ellipseSvg, lineSvg, rectangleSvg } from './shape-layers.ts'
 import { attrs, placed } from './svg-markup.ts'
-import { testWatermarkSvg } from './test-watermark.ts'
 import { textSvg } from './text-layer.ts'
 
 /**
@@ -12,15 +11,9 @@ import { textSvg } from './text-layer.ts'
  * proportions and is centred when the asked size has other proportions. The background is
  * resvg's, so it fills the whole output.
  */
-export function sceneSvg(
-  scene: Scene,
-  ctx: LayerContext,
-  size: { width: number; height: number },
-  test: boolean,
-): string {
+export function sceneSvg(scene: Scene, ctx: LayerContext, size: { width: number; height: number }): string {
   let body = ''
   for (const layer of scene.layers) if (layer.visible !== false) body += layerSvg(layer, ctx)
-  if (test) body += testWatermarkSvg(scene.width, scene.height, ctx)
   return `<svg xmlns="http://www.w3.org/2000/svg"${attrs({
     width: size.width,
     height: size.height,

@@ -1,5 +1,6 @@
-import { AFRelationship, PDFArray, PDFDocument, PDFName } from '@cantoo/pdf-lib'
-import { type PdfTool, ProblemError } from '@docsvc/core/sdk'
+import type { PdfTool } from '@docsvc/core/sdk'
+import { asBuffer, exclusiveBuffer, runPdfTask } from './pdf-workers.ts'
+import type { AttachTaskOutput } from './tasks/attach-task.ts'
 import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
 export interface Attachment {
@@ -10,11 +11,12 @@ export interface Attachment {
   relationship?: string
 }
 
-const RELATIONSHIPS = new Set<string>(Object.values(AFRelationship))
+const ATTACH_TASK = new URL('./tasks/attach-task.ts', import.meta.url)
 
 /**
  * `attach` (the `pdf.attachments` render option, not a route): embeds files with their name,
- * MIME type, description and AFRelationship, listed in the catalog's /AF as PDF/A-3 wants.
+ * MIME type, description and AFRelationship, listed in the catalog's /AF as PDF/A-3 wants. The
+ * pdf-lib work runs in a PDF thread with a memory and time budget.
  */
 export const attachTool: PdfTool = {
   name: 'attach',
@@ -22,24 +24,19 @@ export const attachTool: PdfTool = {
     const [source] = sources
     if (!source) return { files: [] }
     const files = (options.files ?? []) as Attachment[]
-    const doc = await PDFDocument.load(source.bytes, { updateMetadata: false }).catch((err: Error) => {
-      throw new ProblemError('render_failed', `The printed PDF cannot take attachments: ${err.message}.`)
-    })
-    const now = new Date()
-    for (const file of files) {
-      await doc.attach(file.bytes, file.name, {
-        ...(file.mime_type ? { mimeType: file.mime_type } : {}),
-        ...(file.description ? { description: file.description } : {}),
-        afRelationship: (RELATIONSHIPS.has(file.relationship ?? '')
-          ? file.relationship
-          : 'Unspecified') as AFRelationship,
-        creationDate: now,
-        modificationDate: now,
-      })
-    }
-    const bytes = Buffer.from(await doc.save({ updateFieldAppearances: false }))
-    const af = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray)
-    ctx.log(`attached ${files.length} files${af ? ` (${af.size()} in /AF)` : ''}`)
-    return { files: [{ format: 'pdf', bytes, pages: doc.getPageCount() }] }
+    const out = await runPdfTask<AttachTaskOutput>(
+      ATTACH_TASK,
+      { pdf: source.bytes, files },
+      {
+        signal: ctx.signal,
+        subject: 'Attaching the files',
+        // our own printed PDF: a budget overrun is the render's failure, not a bad source
+        budgetCode: 'render_failed',
+        // the printed PDF and the files move to the thread (none is used here afterwards)
+        transfer: [...new Set([source.bytes, ...files.map((f) => f.bytes)].flatMap(exclusiveBuffer))],
+      },
+    )
+    ctx.log(`attached ${files.length} files${out.af !== undefined ? ` (${out.af} in /AF)` : ''}`)
+    return { files: [{ format: 'pdf', bytes: asBuffer(out.bytes), pages: out.pages }] }
   },
 }

@@ -1,9 +1,19 @@
 import { mapWithLimit, type PdfTool } from '@docsvc/core/sdk'
 import { flatTreePageCount } from './flat-page-count.ts'
-import { addSourceBookmarks } from './outline.ts'
-import { encryptionOf, pageCount, qpdfStep, requireClear, sourceLabel } from './pdf-probe.ts'
-import { withWorkDir } from './qpdf.ts'
+import { pageCountBound } from './page-bound.ts'
+import {
+  encryptionOf,
+  pageCount,
+  qpdfStep,
+  requireClear,
+  requireWithinPageLimit,
+  sourceLabel,
+} from './pdf-probe.ts'
+import { asBuffer, exclusiveBuffer, runPdfTask } from './pdf-workers.ts'
+import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
+
+const BOOKMARKS_TASK = new URL('./tasks/bookmarks-task.ts', import.meta.url)
 
 /** `merge`: the sources' pages in order in one PDF; `bookmarks: filenames` adds one per source. */
 export const mergeTool: PdfTool = {
@@ -19,6 +29,9 @@ export const mergeTool: PdfTool = {
       )
       const count = (file: string, i: number) =>
         pageCount(work, file, sourceLabel(i, sources.length), ctx.signal)
+      // a bookmark per source needs each one's page count: one qpdf run each, two at a time
+      let counts = options.bookmarks === 'filenames' ? await mapWithLimit(files, 2, count) : undefined
+      counts = await checkPageLimit(sources, files, counts, ctx.maxPages, count)
       try {
         await qpdfStep(['--empty', '--pages', ...files, '--', 'merged.pdf'], work, ctx.signal)
       } catch (err) {
@@ -28,20 +41,55 @@ export const mergeTool: PdfTool = {
       }
       let bytes = await work.read('merged.pdf')
       let pages: number
-      if (options.bookmarks === 'filenames') {
-        // a bookmark per source needs each one's page count: one qpdf run each, two at a time
-        const counts = await mapWithLimit(files, 2, count)
+      if (options.bookmarks === 'filenames' && counts) {
         pages = counts.reduce((n, c) => n + c, 0)
-        bytes = await addSourceBookmarks(
-          bytes,
-          sources.map((s, i) => ({ title: s.name, pages: counts[i]! })),
+        const entries = sources.map((s, i) => ({ title: s.name, pages: counts[i]! }))
+        const marked = await runPdfTask<Uint8Array>(
+          BOOKMARKS_TASK,
+          { pdf: bytes, entries },
+          { signal: ctx.signal, subject: 'Adding the bookmarks', transfer: exclusiveBuffer(bytes) },
         )
+        bytes = asBuffer(marked)
       } else {
-        pages =
-          flatTreePageCount(bytes) ?? (await pageCount(work, 'merged.pdf', 'the merged PDF', ctx.signal))
+        pages = flatTreePageCount(bytes) ?? (await mergedPageCount(work, ctx.signal))
       }
       ctx.log(`merged ${sources.length} PDFs, ${pages} pages`)
       return { files: [{ format: 'pdf', bytes, pages }] }
     })
   },
+}
+
+function mergedPageCount(work: WorkDir, signal: AbortSignal): Promise<number> {
+  return pageCount(work, 'merged.pdf', 'the merged PDF', signal)
+}
+
+/**
+ * The sources' pages together against the plan's limit, before merging. Each file's
+ * `/Type /Page` occurrences bound its pages from above without a qpdf run: when the bounds fit,
+ * the sources do. Otherwise (object streams hide pages, or the bounds are too high) qpdf counts
+ * each source; those counts are returned for reuse.
+ */
+async function checkPageLimit(
+  sources: PdfToolSource[],
+  files: string[],
+  counts: number[] | undefined,
+  maxPages: number | undefined,
+  count: (file: string, i: number) => Promise<number>,
+): Promise<number[] | undefined> {
+  if (maxPages === undefined) return counts
+  if (!counts) {
+    const bounds = sources.map((s) => pageCountBound(s.bytes))
+    const bound = bounds.reduce<number | undefined>(
+      (n, b) => (n === undefined || b === undefined ? undefined : n + b),
+      0,
+    )
+    if (bound !== undefined && bound <= maxPages) return undefined
+    counts = await mapWithLimit(files, 2, count)
+  }
+  requireWithinPageLimit(
+    counts.reduce((n, c) => n + c, 0),
+    maxPages,
+    sources.length > 1 ? 'the sources' : 'the source',
+  )
+  return counts
 }

@@ -5,9 +5,9 @@ import { PDFDocument, PDFHexString, PDFName, PDFNumber, type PDFRef } from '@can
  * page (pdf-lib has no outline API, so the dictionaries are written as PDF 32000 §12.3.3 says).
  */
 export async function addSourceBookmarks(
-  bytes: Buffer,
+  bytes: Uint8Array,
   entries: { title: string; pages: number }[],
-): Promise<Buffer> {
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false })
   const pages = doc.getPages()
   const root = doc.context.nextRef()
@@ -34,5 +34,5 @@ export async function addSourceBookmarks(
   }
   doc.context.assign(root, outlines)
   doc.catalog.set(PDFName.of('Outlines'), root)
-  return Buffer.from(await doc.save({ updateFieldAppearances: false }))
+  return doc.save({ updateFieldAppearances: false })
 }

@@ -44,6 +44,19 @@ export async function pageCount(
   return pages
 }
 
+/**
+ * Refuses a source (or a merge's sources together) with more pages than the plan allows, before
+ * any work is done on it: 422 page_limit_exceeded. `maxPages` is absent for the finishing steps
+ * of a render, whose PDF was counted when it was printed.
+ */
+export function requireWithinPageLimit(pages: number, maxPages: number | undefined, label: string): void {
+  if (maxPages === undefined || pages <= maxPages) return
+  throw new ProblemError('page_limit_exceeded', `${pages} pages in ${label}; the plan allows ${maxPages}.`, {
+    pages,
+    max_pages: maxPages,
+  })
+}
+
 /** Tools that change a PDF need it in the clear (SPEC 4.4): any encryption is a 422. */
 export function requireClear(encryption: Encryption, label: string): void {
   if (encryption === 'none') return

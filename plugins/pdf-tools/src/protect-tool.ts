@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { PdfTool } from '@docsvc/core/sdk'
-import { qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
+import { qpdfStep, requireWithinPageLimit, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import { qpdfJob } from './qpdf-job.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
@@ -70,7 +70,14 @@ export const protectTool: PdfTool = {
           '256bit': restrictions(options.permissions as Partial<Permissions> | null | undefined),
         },
       })
-      const pages = await stepWhileCounting(work, file, ctx.signal, (signal) => qpdfStep([job], work, signal))
+      // encrypted while the pages are counted; a count over the plan's limit stops it
+      const pages = await stepWhileCounting(
+        work,
+        file,
+        ctx.signal,
+        (signal) => qpdfStep([job], work, signal),
+        (count) => requireWithinPageLimit(count, ctx.maxPages, 'the source'),
+      )
       ctx.log(`protected ${pages} pages with AES-256`)
       return { files: [{ format: 'pdf', bytes: await work.read('protected.pdf'), pages }] }
     })

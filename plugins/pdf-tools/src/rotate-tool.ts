@@ -1,6 +1,6 @@
 import type { PdfTool } from '@docsvc/core/sdk'
 import { pageSyntaxProblems, qpdfPageRange, resolvePages } from './page-ranges.ts'
-import { qpdfStep, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
+import { qpdfStep, requireWithinPageLimit, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
 import { withWorkDir } from './qpdf.ts'
 import type { FieldProblem, PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
@@ -18,13 +18,14 @@ export const rotateTool: PdfTool = {
       // qpdf's + and - add to the page's rotation instead of setting it
       const angle = `${degrees < 0 ? '-' : '+'}${Math.abs(degrees)}`
       let listed: number[] = []
-      // rotated while the pages are counted; a page past the end stops it
+      // rotated while the pages are counted; a page past the end or the plan's limit stops it
       const pages = await stepWhileCounting(
         work,
         file,
         ctx.signal,
         (signal) => qpdfStep([file, `--rotate=${angle}:${qpdfPageRange(list)}`, 'rotated.pdf'], work, signal),
         (count) => {
+          requireWithinPageLimit(count, ctx.maxPages, 'the source')
           listed = resolvePages(list, count, 'pages')
         },
       )

@@ -3,7 +3,14 @@ import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { zipSync } from 'fflate'
 import { pageCountBound } from './page-bound.ts'
 import { pageSyntaxProblems, resolvePages } from './page-ranges.ts'
-import { pageCount, qpdfStep, sideBySide, stepWhileCounting, writeClearSource } from './pdf-probe.ts'
+import {
+  pageCount,
+  qpdfStep,
+  requireWithinPageLimit,
+  sideBySide,
+  stepWhileCounting,
+  writeClearSource,
+} from './pdf-probe.ts'
 import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type {
   FieldProblem,
@@ -56,8 +63,8 @@ export const splitTool: PdfTool = {
       const every = everyOf(options)
       const { pages, parts } =
         every !== undefined
-          ? await splitEvery(work, file, source.bytes, every, ctx.signal)
-          : await splitRanges(work, file, rangesOf(options) ?? [], ctx.signal)
+          ? await splitEvery(work, file, source.bytes, every, ctx)
+          : await splitRanges(work, file, rangesOf(options) ?? [], ctx)
       ctx.log(`split ${pages} pages into ${parts.length} files`)
       const filename = (i: number) => `${stem}-${i + 1}.pdf`
       if (options.zip === true) {
@@ -84,10 +91,13 @@ function tooMany(count: number): ProblemError {
   })
 }
 
-async function splitEvery(work: WorkDir, file: string, source: Buffer, every: number, signal: AbortSignal) {
+type SplitContext = Pick<PdfToolContext, 'signal' | 'maxPages'>
+
+async function splitEvery(work: WorkDir, file: string, source: Buffer, every: number, ctx: SplitContext) {
+  const { signal } = ctx
   // (a file that shows no page at all goes the counted way)
   const bound = every === 1 ? pageCountBound(source) : undefined
-  if (bound !== undefined && bound > 0 && bound <= MAX_SPLIT_OUTPUTS) {
+  if (bound !== undefined && bound > 0 && bound <= MAX_SPLIT_OUTPUTS && bound <= (ctx.maxPages ?? bound)) {
     const parts = await splitOddEven(work, file, signal)
     // the bound can miss pages of a broken file: the parts are counted too
     if (parts.length > MAX_SPLIT_OUTPUTS) throw tooMany(parts.length)
@@ -99,6 +109,7 @@ async function splitEvery(work: WorkDir, file: string, source: Buffer, every: nu
     signal,
     (stepSignal) => qpdfStep([`--split-pages=${every}`, file, 'part.pdf'], work, stepSignal),
     (count) => {
+      requireWithinPageLimit(count, ctx.maxPages, 'the source')
       const outputs = Math.ceil(count / every)
       if (outputs > MAX_SPLIT_OUTPUTS) throw tooMany(outputs)
     },
@@ -134,8 +145,10 @@ async function splitOddEven(work: WorkDir, file: string, signal: AbortSignal) {
   return odd.flatMap((name, k) => [name, ...(even[k] ? [even[k]] : [])]).map((name) => ({ name, pages: 1 }))
 }
 
-async function splitRanges(work: WorkDir, file: string, ranges: string[], signal: AbortSignal) {
+async function splitRanges(work: WorkDir, file: string, ranges: string[], ctx: SplitContext) {
+  const { signal } = ctx
   const pages = await pageCount(work, file, 'the source', signal)
+  requireWithinPageLimit(pages, ctx.maxPages, 'the source')
   const lists = ranges.map((r, i) => resolvePages(r, pages, `ranges[${i}]`))
   // one qpdf run per range, two at a time (one per core of a small machine)
   const parts = await mapWithLimit(lists, 2, async (list, i) => {

@@ -1,5 +1,5 @@
 import { type PdfTool, ProblemError } from '@docsvc/core/sdk'
-import { pageCount, qpdfStep } from './pdf-probe.ts'
+import { pageCount, qpdfStep, requireWithinPageLimit } from './pdf-probe.ts'
 import { isPasswordFailure, qpdf, qpdfMessage, type WorkDir, withWorkDir } from './qpdf.ts'
 import { qpdfJob } from './qpdf-job.ts'
 import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
@@ -15,6 +15,7 @@ export const unlockTool: PdfTool = {
       const file = await work.place('in-1.pdf', source)
       const unchanged = async (known?: number) => {
         const pages = known ?? (await pageCount(work, file, 'the source', ctx.signal))
+        requireWithinPageLimit(pages, ctx.maxPages, 'the source')
         ctx.log('the PDF is not encrypted; returned unchanged')
         return { files: [{ format: 'pdf' as const, bytes: source.bytes, pages }] }
       }
@@ -32,6 +33,7 @@ export const unlockTool: PdfTool = {
         qpdfStep([job], work, ctx.signal),
       ])
       if (check.status === 'rejected') throw check.reason
+      requireWithinPageLimit(check.value.pages, ctx.maxPages, 'the source')
       if (!check.value.encrypted) return unchanged(check.value.pages)
       if (decrypted.status === 'rejected') throw decrypted.reason
       ctx.log('decrypted')

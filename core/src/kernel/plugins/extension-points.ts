@@ -34,6 +34,11 @@ export interface PdfToolContext {
    * once the render's files are stored. A file the tool returns by `path` lies in it.
    */
   scratchDir(): Promise<string>
+  /**
+   * The plan's page limit: a tool refuses sources with more pages (page_limit_exceeded) before
+   * working on them. Absent for the finishing steps of a render, whose PDF was counted already.
+   */
+  maxPages?: number
 }
 
 interface PdfToolFileInfo {

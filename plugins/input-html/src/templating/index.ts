@@ -3,11 +3,11 @@
 export { type CheckLiquidSyntaxOptions, checkLiquidSyntax } from './check-liquid-syntax.ts'
 export { createLiquidEngine } from './liquid-engine.ts'
 export { DEFAULT_LIQUID_LIMITS, type LiquidLimits } from './liquid-limits.ts'
-export type { LiquidWorkerPoolOptions } from './liquid-worker-pool.ts'
 export {
   configureLiquidWorkers,
   DEFAULT_LIQUID_WORKERS,
   type LiquidRendering,
+  type LiquidWorkerPoolOptions,
   type RenderLiquidOptions,
   renderLiquid,
   renderLiquidWithWarnings,

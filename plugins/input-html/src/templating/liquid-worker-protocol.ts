@@ -1,11 +1,10 @@
 import type { RenderWarning } from '@docsvc/core/sdk'
 import type { TemplateErrorInfo } from './template-error.ts'
 
-// Messages between the caller's thread and a Liquid worker. Everything is structured-cloned, so
-// only plain data crosses: errors travel as TemplateErrorInfo, never as Error objects.
+// A Liquid task and its answer, between the caller's thread and a WorkerPool thread. Everything
+// is structured-cloned, so only plain data crosses: errors travel as TemplateErrorInfo.
 
 export interface LiquidJob {
-  id: number
   source: string
   data: Record<string, unknown>
   partials: Record<string, string>
@@ -19,8 +18,5 @@ export interface LiquidJob {
 }
 
 export type LiquidReply =
-  | { id: number; output: string; warnings: RenderWarning[] }
-  | { id: number; error: TemplateErrorInfo; partial?: string }
-
-/** The worker's first message: it has loaded and takes jobs. */
-export const WORKER_READY = 'ready'
+  | { output: string; warnings: RenderWarning[] }
+  | { error: TemplateErrorInfo; partial?: string }

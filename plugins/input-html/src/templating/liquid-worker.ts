@@ -1,11 +1,10 @@
-// Worker thread entry: evaluates one Liquid job at a time for LiquidWorkerPool, which terminates
-// this thread when a job runs past its time budget or its heap budget.
+// Task module of the Liquid WorkerPool: evaluates one Liquid job in a pool thread, which the pool
+// terminates when the job runs past its time budget or its memory budget.
 import { createHash } from 'node:crypto'
-import { parentPort } from 'node:worker_threads'
 import { type Liquid, LiquidError, type Template } from 'liquidjs'
 import { BoundedLru } from './bounded-lru.ts'
 import { createLiquidEngine } from './liquid-engine.ts'
-import { type LiquidJob, type LiquidReply, WORKER_READY } from './liquid-worker-protocol.ts'
+import type { LiquidJob, LiquidReply } from './liquid-worker-protocol.ts'
 import { withinRender } from './render-scope.ts'
 import { describeTemplateError } from './template-error.ts'
 
@@ -19,12 +18,7 @@ interface Parsed {
 const engines = new BoundedLru<string, Liquid>(16)
 const parsed = new BoundedLru<string, Parsed>(256, 4_000_000)
 
-const port = parentPort
-if (!port) throw new Error('liquid-worker.ts runs as a worker thread')
-port.on('message', (job: LiquidJob) => port.postMessage(run(job)))
-port.postMessage(WORKER_READY)
-
-function run(job: LiquidJob): LiquidReply {
+export default function run(job: LiquidJob): LiquidReply {
   try {
     const { engine, templates } = parsedSource(job)
     const { value, warnings } = withinRender(job.locale, () =>
@@ -37,13 +31,13 @@ function run(job: LiquidJob): LiquidReply {
     const output = String(value)
     if (output.length > job.outputChars) {
       const message = `Template output exceeded ${job.outputChars} characters.`
-      return { id: job.id, error: { code: 'template_fuel_exhausted', message } }
+      return { error: { code: 'template_fuel_exhausted', message } }
     }
-    return { id: job.id, output, warnings }
+    return { output, warnings }
   } catch (err) {
     const partial = partialOf(err, job)
     const error = describeTemplateError(err)
-    return partial === undefined ? { id: job.id, error } : { id: job.id, error, partial }
+    return partial === undefined ? { error } : { error, partial }
   }
 }
 

@@ -1,8 +1,26 @@
 import { availableParallelism } from 'node:os'
-import type { RenderWarning } from '@docsvc/core/sdk'
+import {
+  type RenderWarning,
+  WorkerMemoryBudgetExceeded,
+  WorkerPool,
+  WorkerTimeBudgetExceeded,
+} from '@docsvc/core/sdk'
 import { DEFAULT_LIQUID_LIMITS, type LiquidLimits } from './liquid-limits.ts'
-import { LiquidWorkerPool, type LiquidWorkerPoolOptions } from './liquid-worker-pool.ts'
+import type { LiquidJob, LiquidReply } from './liquid-worker-protocol.ts'
 import { templateLabel, templateProblemOf } from './template-problem.ts'
+
+/** The Liquid threads: how many, and the memory budget of each (fixed when a thread starts). */
+export interface LiquidWorkerPoolOptions {
+  /** worker threads kept warm; each evaluates one template at a time */
+  size: number
+  /** heap of each worker (V8 old generation), in MB: the hard memory budget of a template */
+  heapMb: number
+}
+
+const LIQUID_TASK = new URL('./liquid-worker.ts', import.meta.url)
+// liquidjs' cooperative time check gets the first chance to end a slow render cleanly, so the
+// thread is terminated a moment after the budget rather than exactly at it
+const KILL_GRACE_MS = 25
 
 export interface RenderLiquidOptions {
   /** names the template in error details when a request has several (e.g. `head`) */
@@ -28,7 +46,7 @@ export const DEFAULT_LIQUID_WORKERS: LiquidWorkerPoolOptions = {
 }
 
 let poolOptions = DEFAULT_LIQUID_WORKERS
-let pool: LiquidWorkerPool | undefined
+let pool: WorkerPool | undefined
 
 /**
  * Renders a Liquid template with `data`. Evaluation happens in a worker thread that is killed at
@@ -50,7 +68,7 @@ export async function renderLiquidWithWarnings(
   options: RenderLiquidOptions = {},
 ): Promise<LiquidRendering> {
   const limits = { ...DEFAULT_LIQUID_LIMITS, ...options.limits }
-  const reply = await workerPool().run({
+  const job: LiquidJob = {
     source,
     data,
     partials: options.partials ?? {},
@@ -60,7 +78,26 @@ export async function renderLiquidWithWarnings(
     renderMs: limits.renderMs,
     memory: limits.memory,
     outputChars: limits.outputChars,
-  })
+  }
+  const reply = await workerPool()
+    .run<LiquidReply>({
+      module: LIQUID_TASK,
+      input: job,
+      timeMs: limits.renderMs,
+      graceMs: KILL_GRACE_MS,
+      subject: 'Template',
+    })
+    .catch((err: unknown) => {
+      // a budget the pool enforced: named like the template's other errors
+      if (err instanceof WorkerTimeBudgetExceeded || err instanceof WorkerMemoryBudgetExceeded) {
+        const message = err.detail ?? err.message
+        throw templateProblemOf(
+          { code: 'template_fuel_exhausted', message },
+          templateLabel(options.label, undefined),
+        )
+      }
+      throw err
+    })
   if ('error' in reply) throw templateProblemOf(reply.error, templateLabel(options.label, reply.partial))
   return { output: reply.output, warnings: reply.warnings }
 }
@@ -85,7 +122,7 @@ export async function stopLiquidWorkers(): Promise<void> {
   await old?.close()
 }
 
-function workerPool(): LiquidWorkerPool {
-  pool ??= new LiquidWorkerPool(poolOptions)
+function workerPool(): WorkerPool {
+  pool ??= new WorkerPool({ name: 'liquid', ...poolOptions, budgetCode: 'template_fuel_exhausted' })
   return pool
 }

@@ -2,6 +2,7 @@ import { Transform } from 'node:stream'
 import { asValue } from 'awilix'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { requireOperator } from '../admin/operator-auth.ts'
 import type { ApiKeyService } from '../api-keys/api-key-service.ts'
 import type { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import { hasScope } from '../api-keys/scopes.ts'
@@ -32,15 +33,14 @@ function keyFromHeaders(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' && apiKey !== '' ? apiKey.trim() : undefined
 }
 
-function isV1(request: FastifyRequest): boolean {
-  return request.url === '/v1' || request.url.startsWith('/v1/') || request.url.startsWith('/v1?')
-}
-
 /**
- * Every /v1 route: authenticate the key (401s, workspace state and IP 403s), rate-limit the
- * workspace (or, without a key, the client address), then check the route's scope.
+ * Every route, by what the route itself declares (`config.access`, an API key unless it says
+ * otherwise): authenticate the key (401s, workspace state and IP 403s), rate-limit the workspace
+ * (or, without a key, the client address), then check the route's scope. The decision follows
+ * the route the router matched, never the raw URL: the router decodes `/%761/account` to
+ * `/v1/account`, so a guard that read the raw path let such requests through without a key.
  */
-async function v1Guard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
+async function accessGuard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
   const anonymous: RateLimitPolicy = {
     name: 'anonymous',
     limit: deps.config.anonymousRequestsPerSecond,
@@ -63,9 +63,14 @@ async function v1Guard(app: FastifyInstance, deps: GuardDeps): Promise<void> {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!isV1(request)) return
-    // no key to check, but the answer still counts (and is limited) per client address
-    if (request.routeOptions.config.public || request.is404) return limit(request, request.ip, anonymous)
+    // an unknown path has no route to ask; its 404 gives nothing away but counts per client
+    // address, which slows scanning
+    if (request.is404) return limit(request, request.ip, anonymous)
+    const access = request.routeOptions.config.access ?? 'key'
+    // documentation, probes and signed file links: an independent client may fetch them quickly
+    if (access === 'public') return
+    // wrong tokens count against the caller's address in a limit of their own (operator-auth.ts)
+    if (access === 'operator') return requireOperator(request, deps)
     try {
       request.auth = await deps.apiKeyService.authenticate(keyFromHeaders(request), request.ip)
     } catch (err) {
@@ -131,4 +136,4 @@ declare module 'node:http' {
   }
 }
 
-export const v1GuardPlugin = fp(v1Guard, { name: 'docsvc-v1-guard' })
+export const accessGuardPlugin = fp(accessGuard, { name: 'docsvc-access-guard' })

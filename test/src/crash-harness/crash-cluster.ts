@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { withKernel } from '../../../cli/src/admin-context.ts'
+import { cliDatabase } from '../../../cli/src/cli-test-support.ts'
+import type { TestDialect } from '../../../core/src/testing/index.ts'
+import { ServiceProcess } from './service-process.ts'
+
+// An installation made of real docsvc processes on a throwaway database: SQLite (embedded:
+// `serve` runs the API and a worker, a second `worker` process shares the file) or PostgreSQL
+// (cluster: `serve --no-worker` and two `worker` processes). Migrated and set up in-process with
+// the admin CLI's own kernel (each CLI run is a full boot, slow on a busy machine); the
+// harness's other parts (load, killer, checker) work on it.
+
+export interface CrashClusterOptions {
+  dialect: TestDialect
+  /** extra DOCSVC_* settings for every process */
+  env?: Record<string, string>
+}
+
+export interface LiveWorkspace {
+  id: string
+  liveKey: string
+}
+
+/** A free port now; the API gets it again at every restart, so the load driver's URL stays. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** A self-signed certificate for 127.0.0.1: live webhook endpoints must be https. */
+function localCertificate(dir: string): { key: Buffer; cert: Buffer; certPath: string } {
+  const keyPath = path.join(dir, 'receiver-key.pem')
+  const certPath = path.join(dir, 'receiver-cert.pem')
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+    ],
+    { stdio: 'ignore' },
+  )
+  return { key: readFileSync(keyPath), cert: readFileSync(certPath), certPath }
+}
+
+export class CrashCluster {
+  readonly dialect: TestDialect
+  readonly baseUrl: string
+  /** every process of the installation; `api` first */
+  readonly processes: ServiceProcess[]
+  readonly env: Record<string, string>
+  readonly tls: { key: Buffer; cert: Buffer }
+  readonly #cleanup: () => Promise<void>
+
+  private constructor(init: {
+    dialect: TestDialect
+    baseUrl: string
+    processes: ServiceProcess[]
+    env: Record<string, string>
+    tls: { key: Buffer; cert: Buffer }
+    cleanup: () => Promise<void>
+  }) {
+    this.dialect = init.dialect
+    this.baseUrl = init.baseUrl
+    this.processes = init.processes
+    this.env = init.env
+    this.tls = init.tls
+    this.#cleanup = init.cleanup
+  }
+
+  static async create(options: CrashClusterOptions): Promise<CrashCluster> {
+    const database = await cliDatabase(options.dialect)
+    try {
+      const port = await freePort()
+      const { key, cert, certPath } = localCertificate(database.dataDir)
+      const env: Record<string, string> = {
+        ...database.env,
+        DOCSVC_PORT: String(port),
+        DOCSVC_HOST: '127.0.0.1',
+        // the webhook receiver listens on loopback
+        DOCSVC_NETWORK_ALLOW: '127.0.0.1/32',
+        // a render's job lease is its timeout + 30 s: the shortest a crashed worker's render waits
+        DOCSVC_RENDER_TIMEOUT_SECONDS: '5',
+        // the load renders image_canvas templates, drawn without a browser: no worker starts a
+        // Chromium that no render uses (two CPUs are shared by every test running)
+        DOCSVC_CHROMIUM_PATH: '/bin/false',
+        // migrated once below: processes booting side by side must not race to migrate
+        DOCSVC_AUTO_MIGRATE: 'false',
+        NODE_EXTRA_CA_CERTS: certPath,
+        ...options.env,
+      }
+      await withKernel({ ...env, DOCSVC_AUTO_MIGRATE: 'true' }, async () => {})
+      const processes =
+        options.dialect === 'sqlite'
+          ? [
+              new ServiceProcess({ name: 'api', args: ['serve'], env }),
+              new ServiceProcess({ name: 'worker-1', args: ['worker'], env }),
+            ]
+          : [
+              new ServiceProcess({ name: 'api', args: ['serve', '--no-worker'], env }),
+              new ServiceProcess({ name: 'worker-1', args: ['worker'], env }),
+              new ServiceProcess({ name: 'worker-2', args: ['worker'], env }),
+            ]
+      return new CrashCluster({
+        dialect: options.dialect,
+        baseUrl: `http://127.0.0.1:${port}`,
+        processes,
+        env,
+        tls: { key, cert },
+        cleanup: database.cleanup,
+      })
+    } catch (err) {
+      await database.cleanup()
+      throw err
+    }
+  }
+
+  /** A workspace on `plan` with a live key (admin-made, so its email counts as verified), its request rate raised for the load. */
+  async liveWorkspace(plan = 'growth'): Promise<LiveWorkspace> {
+    return withKernel(this.env, async ({ container }) => {
+      const { planRepository, workspaceService, apiKeyService } = container.cradle
+      await planRepository.change(plan, { limits: { requests_per_second: 10_000 } })
+      const ws = await workspaceService.create({ name: 'Crash', plan })
+      const key = await apiKeyService.create({ workspaceId: ws.id, mode: 'live' })
+      return { id: ws.id, liveKey: key.key }
+    })
+  }
+
+  process(name: string): ServiceProcess {
+    const found = this.processes.find((p) => p.spec.name === name)
+    if (!found) throw new Error(`no process ${name}`)
+    return found
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.start()))
+  }
+
+  /** kill -9 of everything: the figures are read by now, and a clean stop only costs time. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.processes.map((p) => p.kill()))
+    await this.#cleanup()
+  }
+}
