@@ -14,14 +14,21 @@ export interface PgBossTransactions {
   beginTransaction?: Db['beginTransaction']
 }
 
-/** the table that remembers when each group was last served */
+/**
+ * The table that remembers when each group was last served. Every process of a cluster makes it
+ * at start, at the same moment; CREATE TABLE IF NOT EXISTS is not safe against itself (two
+ * makers collide on the catalogue's unique type name), so the makers take turns under a lock.
+ */
 export function servedTableSql(schema: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${schema}.docsvc_group_served (
-    name text NOT NULL,
-    group_key text NOT NULL,
-    served bigint NOT NULL,
-    PRIMARY KEY (name, group_key)
-  )`
+  return `DO $$ BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('${schema}.docsvc_group_served'));
+    CREATE TABLE IF NOT EXISTS ${schema}.docsvc_group_served (
+      name text NOT NULL,
+      group_key text NOT NULL,
+      served bigint NOT NULL,
+      PRIMARY KEY (name, group_key)
+    );
+  END $$`
 }
 
 /** ready to be claimed now (pg-boss's own condition) */
