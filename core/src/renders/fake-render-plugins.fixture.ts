@@ -1,9 +1,11 @@
+import { chromiumPlugin } from '@docsvc/chromium'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
+import { STANDARD_PLUGINS } from '../standard.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
 // the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`).
@@ -33,7 +35,9 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       const size = Number(directive(html, 'bytes') ?? 0)
       const body = `${format.toUpperCase()} ${ctx.test ? 'TEST ' : ''}${html}`
       const bytes = size > 0 ? Buffer.alloc(size, 'x') : Buffer.from(body)
-      return { format, contentType: format === 'pdf' ? 'application/pdf' : `image/${format}`, bytes, pages }
+      const contentType =
+        format === 'pdf' ? 'application/pdf' : format === 'html' ? 'text/html' : `image/${format}`
+      return { format, contentType, bytes, pages }
     },
   }
 }
@@ -52,6 +56,25 @@ export const fakeRenderPlugin = definePlugin({
     registries.outputs.add('png', fakeOutput('png') as never)
   },
 })
+
+/**
+ * Chromium's five outputs as fakes, beside the real inputs and PDF tools: the whole API, with
+ * renders that cost nothing (the schema-driven fuzzing and the tenancy sweep).
+ */
+export const fakeOutputsPlugin = definePlugin({
+  id: 'fake-outputs',
+  apiVersion: '^1',
+  provides: { outputs: ['pdf', 'png', 'jpeg', 'webp', 'html'] },
+  register({ registries }) {
+    for (const format of ['pdf', 'png', 'jpeg', 'webp', 'html'] as const)
+      registries.outputs.add(format, fakeOutput(format) as never)
+  },
+})
+
+export const FAKE_OUTPUT_BUILTINS = [
+  ...STANDARD_PLUGINS.filter((p) => p !== chromiumPlugin),
+  fakeOutputsPlugin,
+] as PluginManifest<never>[]
 
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,
