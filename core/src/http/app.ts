@@ -20,6 +20,7 @@ import { renderRoutes } from '../renders/render-routes.ts'
 import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
 import { registerJsonBody } from './json-body.ts'
+import { registerNulTextGuard } from './nul-text.ts'
 import { openApiPlugin } from './openapi.ts'
 import { sendProblem, toProblem } from './problem-response.ts'
 import {
@@ -78,6 +79,7 @@ export async function buildApp({
   app.decorate('container', container)
   registerValidators(app)
   registerJsonBody(app)
+  registerNulTextGuard(app)
   app.addSchema(ProblemSchema)
 
   app.addHook('onRequest', async (request, reply) => {
