@@ -147,17 +147,20 @@ describe.each(TEST_DIALECTS)('tenancy sweep on %s', (dialect) => {
       const before = await ownerReads(key, ids)
       for (const [name, res] of before)
         expect(res.status, `owner reads ${name} (${mode}): ${res.body.slice(0, 200)}`).toBeLessThan(400)
-      const otherMode = mode === 'test' ? owner.liveKey : owner.testKey
+      const otherModeKey = mode === 'test' ? owner.liveKey : owner.testKey
       const intruders = [
-        { who: 'other workspace, test key', key: stranger.testKey, scoped: false },
-        { who: 'other workspace, live key', key: stranger.liveKey, scoped: false },
-        { who: `same workspace, ${mode === 'test' ? 'live' : 'test'} key`, key: otherMode, scoped: true },
+        { who: 'other workspace, test key', key: stranger.testKey, otherMode: false },
+        { who: 'other workspace, live key', key: stranger.liveKey, otherMode: false },
+        {
+          who: `same workspace, ${mode === 'test' ? 'live' : 'test'} key`,
+          key: otherModeKey,
+          otherMode: true,
+        },
       ]
       for (const intruder of intruders) {
         for (const a of attempts(ids).ready) {
-          // templates are shared by the workspace's two modes: the other mode may use them
-          if (intruder.scoped && !a.params.some((p) => MODE_SCOPED.has(p))) continue
-          // a mode-scoped id under a shared one (none today) would still be swept by its own
+          // the owner's other mode only misses what belongs to a mode (templates are shared)
+          if (intruder.otherMode && !a.params.some((p) => MODE_SCOPED.has(p))) continue
           const res = await call({
             method: a.method,
             path: a.path,
@@ -226,6 +229,41 @@ describe.each(TEST_DIALECTS)('tenancy sweep on %s', (dialect) => {
       }
     }
     console.log(`[tenancy sweep ${dialect}] ${sent} requests naming another tenant's id in the body, all 404`)
+    expect(wrong).toEqual([])
+  })
+
+  it("lists nothing when filtered by another workspace's or mode's id", async () => {
+    const wrong: string[] = []
+    const ownerSees: string[] = []
+    let sent = 0
+    for (const { mode, key: ownerKey, ids } of fixtures) {
+      const otherModeKey = mode === 'test' ? owner.liveKey : owner.testKey
+      for (const [path, method, operation] of operationsOf(doc)) {
+        if (method !== 'get' || pathParams(path).length > 0) continue
+        for (const p of (operation.parameters ?? []).filter((q) => q.in === 'query' && ids[q.name])) {
+          // the filter works: where the owner's list shows the resource, the others' must not
+          const mine = await call({ method: 'GET', path: `${path}?${p.name}=${ids[p.name]}`, key: ownerKey })
+          if (((JSON.parse(mine.body) as { data?: unknown[] }).data?.length ?? 0) > 0)
+            ownerSees.push(`${path}?${p.name}`)
+          const keys = [
+            stranger.testKey,
+            stranger.liveKey,
+            ...(MODE_SCOPED.has(p.name) ? [otherModeKey] : []),
+          ]
+          for (const key of keys) {
+            const res = await call({ method: 'GET', path: `${path}?${p.name}=${ids[p.name]}`, key })
+            sent++
+            const items = res.status === 200 ? (JSON.parse(res.body) as { data?: unknown[] }).data : undefined
+            if (res.status === 200 ? items?.length !== 0 : problemViolations(res, { status: 404 }).length > 0)
+              wrong.push(`GET ${path}?${p.name}= (${mode} fixture): ${res.status} ${res.body.slice(0, 200)}`)
+          }
+        }
+      }
+    }
+    console.log(
+      `[tenancy sweep ${dialect}] ${sent} list requests filtered by another tenant's id, all empty (the owner sees items through ${[...new Set(ownerSees)].join(', ')})`,
+    )
+    expect(ownerSees.length).toBeGreaterThan(0)
     expect(wrong).toEqual([])
   })
 })
