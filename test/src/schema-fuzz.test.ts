@@ -165,6 +165,15 @@ describe.each(TEST_DIALECTS)('schema-driven fuzzing on %s', (dialect) => {
     )
     expect(wrong.slice(0, 40)).toEqual([])
     expect(health.status).toBe(200)
+    // the API and its worker still serve: a render right after the run succeeds
+    const after = await socketCall(base)({
+      method: 'POST',
+      path: '/v1/pdf/from-html',
+      key: ws.testKey,
+      body: { html: '<p>after the fuzzing</p>', mode: 'sync' },
+    })
+    expect(after.status, after.body).toBe(200)
+    expect(JSON.parse(after.body).status).toBe('succeeded')
     expect(heap - baseline).toBeLessThan(HEAP_GROWTH_LIMIT)
     // the run reached the handlers, not only the validators
     expect([...counts.keys()].some((s) => s >= 200 && s < 300)).toBe(true)
