@@ -9,9 +9,17 @@ export interface ResponseObject {
   content?: Record<string, MediaType>
 }
 
+export interface Parameter {
+  name: string
+  in: string
+  required?: boolean
+  schema?: Record<string, unknown>
+}
+
 export interface Operation {
   security?: Record<string, string[]>[]
-  parameters?: { name: string; in: string; required?: boolean }[]
+  parameters?: Parameter[]
+  requestBody?: { required?: boolean; content: Record<string, MediaType> }
   responses: Record<string, ResponseObject>
 }
 
@@ -36,4 +44,14 @@ export function* operationsOf(doc: OpenApiDocument): Generator<[string, string, 
       if (operation) yield [path, method, operation]
     }
   }
+}
+
+/** The names of a path's `{param}` segments, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string)
+}
+
+/** The path with its `{param}` segments replaced (values are percent-encoded here). */
+export function fillPath(path: string, values: Record<string, string>): string {
+  return path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''))
 }

@@ -21,6 +21,7 @@ import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
 import { accessGuardPlugin } from './access-guard.ts'
 import { registerJsonBody } from './json-body.ts'
+import { registerNulTextGuard } from './nul-text.ts'
 import { openApiPlugin } from './openapi.ts'
 import { sendProblem, toProblem } from './problem-response.ts'
 import {
@@ -78,6 +79,7 @@ export async function buildApp({
   app.decorate('container', container)
   registerValidators(app)
   registerJsonBody(app)
+  registerNulTextGuard(app)
   app.addSchema(ProblemSchema)
 
   app.addHook('onRequest', async (request, reply) => {

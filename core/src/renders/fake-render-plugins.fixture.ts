@@ -1,9 +1,11 @@
+import { chromiumPlugin } from '@docsvc/chromium'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
+import { STANDARD_PLUGINS } from '../standard.ts'
 import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
@@ -78,7 +80,9 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       // the kernel marks test renders (FAKE_TEST_MARK), never the output
       const body = `${format.toUpperCase()} ${html}`
       const bytes = size > 0 ? Buffer.alloc(size, 'x') : Buffer.from(body)
-      return { format, contentType: format === 'pdf' ? 'application/pdf' : `image/${format}`, bytes, pages }
+      const contentType =
+        format === 'pdf' ? 'application/pdf' : format === 'html' ? 'text/html' : `image/${format}`
+      return { format, contentType, bytes, pages }
     },
   }
 }
@@ -119,6 +123,25 @@ export const FAKE_TEST_MARK: TestMark = async (file, options) => {
     bytes: Buffer.concat([file.bytes.subarray(0, 4), Buffer.from('TEST '), file.bytes.subarray(4)]),
   }
 }
+
+/**
+ * Chromium's five outputs as fakes, beside the real inputs and PDF tools: the whole API, with
+ * renders that cost nothing (the schema-driven fuzzing and the tenancy sweep).
+ */
+export const fakeOutputsPlugin = definePlugin({
+  id: 'fake-outputs',
+  apiVersion: '^1',
+  provides: { outputs: ['pdf', 'png', 'jpeg', 'webp', 'html'] },
+  register({ registries }) {
+    for (const format of ['pdf', 'png', 'jpeg', 'webp', 'html'] as const)
+      registries.outputs.add(format, fakeOutput(format) as never)
+  },
+})
+
+export const FAKE_OUTPUT_BUILTINS = [
+  ...STANDARD_PLUGINS.filter((p) => p !== chromiumPlugin),
+  fakeOutputsPlugin,
+] as PluginManifest<never>[]
 
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { contentDisposition } from '../files/content-disposition.ts'
 import { readStoredFile } from '../files/read-stored-file.ts'
 import { storeAsPointer } from '../idempotency/idempotency-hooks.ts'
 import { problemStatus } from '../kernel/problem-codes.ts'
@@ -178,7 +179,7 @@ async function sendBinary(deps: ResponderDeps, reply: FastifyReply, render: Rend
     .code(200)
     .header('Content-Type', file.content_type)
     .header('Content-Length', String(file.size))
-    .header('Content-Disposition', `inline; filename="${file.filename}"`)
+    .header('Content-Disposition', contentDisposition('inline', file.filename))
     .header('X-Render-Id', render.id)
     .header('Location', `/v1/renders/${render.id}`)
     .send(bytes)

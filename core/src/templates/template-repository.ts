@@ -5,6 +5,16 @@ import type { Database } from '../db/schema.ts'
 import type { Template, TemplateDraft, TemplateType, TemplateVersion } from './template.ts'
 import type { TemplateTable, TemplateVersionTable } from './template-tables.ts'
 
+/**
+ * Version numbers sit in a 32-bit integer column; PostgreSQL refuses a larger number in a query
+ * (500) where SQLite compared it. A number the column cannot hold names no version, and as a
+ * cursor ("before") it leaves every version in.
+ */
+const MAX_VERSION_NUMBER = 2_147_483_647
+function storableNumber(n: number): boolean {
+  return Number.isSafeInteger(n) && n <= MAX_VERSION_NUMBER
+}
+
 function toTemplate(row: TemplateTable): Template {
   return {
     ...row,
@@ -140,6 +150,7 @@ export class TemplateRepository {
 
   /** By number or by `tv_` id. */
   async version(templateId: string, ref: number | string): Promise<TemplateVersion | undefined> {
+    if (typeof ref === 'number' && !storableNumber(ref)) return undefined
     let query = this.#db.kysely
       .selectFrom('template_versions')
       .selectAll()
@@ -155,7 +166,7 @@ export class TemplateRepository {
       .selectFrom('template_versions')
       .selectAll()
       .where('template_id', '=', templateId)
-    if (before !== undefined) query = query.where('number', '<', before)
+    if (before !== undefined && storableNumber(before)) query = query.where('number', '<', before)
     const rows = await query
       .orderBy('number', 'desc')
       .limit(limit + 1)

@@ -7,7 +7,11 @@ import type { CreateKeyInput } from '../api-keys/api-key-service.ts'
 import { loadConfig } from '../kernel/config.ts'
 import { createKernel, type Kernel, type KernelOptions } from '../kernel/kernel.ts'
 import type { PlanLimits } from '../plans/plan.ts'
-import { FAKE_TEST_MARK, fakeRenderPlugin } from '../renders/fake-render-plugins.fixture.ts'
+import {
+  FAKE_TEST_MARK,
+  fakeOutputsPlugin,
+  fakeRenderPlugin,
+} from '../renders/fake-render-plugins.fixture.ts'
 import type { Workspace } from '../workspaces/workspace.ts'
 import { createPgSchema, TEST_DATABASE_URL, type TestDialect } from './test-databases.ts'
 
@@ -131,6 +135,8 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
 /** The fake outputs print text, not PDFs or images: their kernel marks them as text. */
 function testMarkOf(options: TestKernelOptions): Pick<KernelOptions, 'testMark'> {
   if (options.testMark) return { testMark: options.testMark }
-  const fake = options.builtins?.some((p) => p === (fakeRenderPlugin as unknown))
+  const fake = options.builtins?.some(
+    (p) => p === (fakeRenderPlugin as unknown) || p === (fakeOutputsPlugin as unknown),
+  )
   return fake ? { testMark: FAKE_TEST_MARK } : {}
 }
