@@ -140,6 +140,27 @@ describe('renderScene: formats and sizes', () => {
     )
   })
 
+  it("encodes a large opaque raster off the event loop (sharp's PNG) with the same pixels", async () => {
+    // past 4 million pixels opaquePng's row filtering would hold the event loop
+    const large = {
+      ...redSquare,
+      width: 2100,
+      height: 2000,
+      layers: [{ ...redSquare.layers[0], width: 1000 }],
+    }
+    const file = (await render(large)).file
+    expect(await sharp(file.bytes).metadata()).toMatchObject({ format: 'png', width: 2100, height: 2000 })
+    const img = await pixels(file.bytes)
+    expect(img.at(500, 40)).toEqual(RED)
+    expect(img.at(1500, 40)).toEqual(WHITE)
+  })
+
+  it("makes a PDF of a raster sharp encoded (transparent): sharp's native buffer is copied for the thread", async () => {
+    const pdf = (await render(redSquare, {}, { format: 'pdf', image: { transparent: true } })).file
+    expect(pdf).toMatchObject({ format: 'pdf', pages: 1 })
+    expect(pdfInfo(pdf.bytes)).toMatchObject({ Pages: '1' })
+  })
+
   describe('the pixel budget (DOCSVC_CANVAS_MAX_PIXELS), checked before drawing', () => {
     const BUDGET = 100 * 100
     const sized = (width: number, height: number) => ({ ...redSquare, width, height, layers: [] })
