@@ -2,7 +2,7 @@
 // badge, QR) rendered to PNG by the image canvas (scene -> SVG -> resvg -> sharp), next to a
 // Chromium screenshot of the same card on a warm page, in the same run. Figures, not a test.
 import { cpus, loadavg } from 'node:os'
-import { renderScene, type Scene } from '@docsvc/image-canvas'
+import { MAX_CANVAS_SIDE, renderScene, type Scene } from '@docsvc/image-canvas'
 import { chromium } from 'playwright-core'
 import QRCode from 'qrcode'
 import sharp from 'sharp'
@@ -129,6 +129,7 @@ async function canvasRun(
     const file = await renderScene(cardScene(photoFor(n)), cardData(n), {
       format: 'png',
       fetch: noFetch,
+      maxPixels: MAX_CANVAS_SIDE ** 2,
       signal: new AbortController().signal,
       warn: () => {},
     })

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 import { cyclicPageTreePdf, manyPagesPdf, metadataBombPdf } from './hostile-pdfs.ts'
@@ -162,5 +163,54 @@ describe('hostile templates and pages', () => {
     expect(res.json()).toMatchObject({ code: 'render_failed' })
     expect(res.json().detail).toMatch(/^the page crashed: its scripts used more memory than a page may have/)
     await expectNextRenderWorks()
+  })
+})
+
+describe('hostile canvases', () => {
+  /** An unbilled preview of an inline canvas: a red square on white, `side` pixels wide. */
+  const canvas = (side: number) =>
+    t.inject({
+      method: 'POST',
+      url: '/v1/previews/image',
+      key: ws.liveKey,
+      payload: {
+        template_type: 'image_canvas',
+        content: {
+          width: side,
+          height: side,
+          background: '#ffffff',
+          layers: [
+            {
+              type: 'rectangle',
+              name: 'box',
+              x: 0,
+              y: 0,
+              width: side / 2,
+              height: side / 2,
+              fill: '#ff0000',
+            },
+          ],
+        },
+        output: { format: 'png' },
+      },
+    })
+
+  it('a 16,384 px square canvas (1 GiB of pixels) is refused before drawing: 422 scene_invalid; the next one draws', async () => {
+    const res = await canvas(16_384)
+    expect(res.statusCode).toBe(422)
+    expect(res.json()).toMatchObject({
+      code: 'scene_invalid',
+      detail:
+        'The output would be 16384x16384 = 268,435,456 pixels; this installation draws at most 67,108,864 pixels (DOCSVC_CANVAS_MAX_PIXELS)',
+      errors: [{ path: '/width', code: 'maximum' }],
+    })
+    const next = await canvas(40)
+    expect(next.statusCode).toBe(200)
+    const { pathname, search } = new URL(next.json().files[0].url)
+    const png = (await t.inject({ method: 'GET', url: pathname + search })).rawPayload
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true })
+    expect(info).toMatchObject({ width: 40, height: 40 })
+    // the top-left quarter is red: the square was drawn
+    expect([...data.subarray(0, 3)]).toEqual([255, 0, 0])
   })
 })

@@ -4,6 +4,7 @@ import { renderScene, type Scene } from '@docsvc/image-canvas'
 import { renderLiquid } from '@docsvc/input-html/templating'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../core/src/kernel/config.ts'
 import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 
@@ -136,6 +137,8 @@ describe('canvas scene examples of docs/templates.md', () => {
       const rendering = renderScene(scene, data, {
         format: 'png',
         fetch: noFetch,
+        // what a default installation allows
+        maxPixels: loadConfig({}).canvasMaxPixels,
         signal: AbortSignal.timeout(20_000),
         warn: (code, message) => warnings.push({ code, message }),
       })

@@ -7,6 +7,14 @@ export const ENV_PREFIX = 'DOCSVC'
 /** The admin API answers whoever holds this token: too short a token can be guessed. */
 export const MIN_OPERATOR_TOKEN_LENGTH = 32
 
+/** SPEC 8's canvas output of 16,384 px per side, squared: no budget above it means anything. */
+const MAX_CANVAS_PIXELS = 16_384 * 16_384
+/**
+ * 16,384 x 4,096: a 256 MiB RGBA pixmap, about a second of drawing. A full 16,384 px square is
+ * 1 GiB before the encoder's own copies (docs/decisions/0031-canvas-pixel-budget.md).
+ */
+const DEFAULT_CANVAS_MAX_PIXELS = 16_384 * 4_096
+
 const Cidrs = Type.Array(Type.String(), { default: [] })
 
 export const ConfigSchema = Type.Object({
@@ -54,6 +62,13 @@ export const ConfigSchema = Type.Object({
     minimum: 1024,
     default: 100 * 1000 * 1000,
     description: 'total bytes of the sources of one PDF tool render (a merge names up to 200)',
+  }),
+  canvasMaxPixels: Type.Integer({
+    minimum: 1,
+    maximum: MAX_CANVAS_PIXELS,
+    default: DEFAULT_CANVAS_MAX_PIXELS,
+    description:
+      'pixels of one canvas raster (width x height x scale^2, PDF scale included); more is 422 scene_invalid',
   }),
   anonymousRequestsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
   keyUsageFlushMs: Type.Integer({ minimum: 10, default: 2000 }),

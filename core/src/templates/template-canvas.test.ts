@@ -91,6 +91,21 @@ describe.each(TEST_DIALECTS)('image_canvas templates on %s', (dialect) => {
     )
   })
 
+  it('refuses a 16,384 px square at publish without drawing it: its sample render is over the pixel budget', async () => {
+    // publishing draws in the API process: a 1 GiB raster there would stall every request
+    const { res } = await published({ ...SCENE, width: 16_384, height: 16_384 })
+    expect(res.statusCode).toBe(422)
+    expect(res.json().code).toBe('scene_invalid')
+    expect(res.json().publish_run.steps).toContainEqual({
+      name: 'sample_render',
+      status: 'failed',
+      code: 'scene_invalid',
+      message:
+        'The output would be 16384x16384 = 268,435,456 pixels; this installation draws at most 67,108,864 pixels (DOCSVC_CANVAS_MAX_PIXELS)',
+      errors: [expect.objectContaining({ path: '/width', code: 'maximum' })],
+    })
+  })
+
   it('fails a render whose data lacks a required property (422 data_invalid) and an unknown layer override (400)', async () => {
     const { id } = await published()
     const res = await call('POST', '/images/from-template', { template_id: id, data: { other: 1 } })

@@ -1,5 +1,6 @@
 import { type CanvasImageOptions, renderScene, type Scene } from '@docsvc/image-canvas'
 import { renderLiquid } from '@docsvc/input-html/templating'
+import type { Config } from '../kernel/config.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
 import { renderFilename } from '../renders/render-filename.ts'
@@ -17,13 +18,20 @@ export class TemplateProducer implements RenderProducer {
   readonly inputType = 'template'
   readonly #templates: TemplateRepository
   readonly #testMark: TestMark
+  readonly #maxPixels: number
 
   constructor({
     templateRepository,
     testMark,
-  }: { templateRepository: TemplateRepository; testMark: TestMark }) {
+    config,
+  }: {
+    templateRepository: TemplateRepository
+    testMark: TestMark
+    config: Pick<Config, 'canvasMaxPixels'>
+  }) {
     this.#templates = templateRepository
     this.#testMark = testMark
+    this.#maxPixels = config.canvasMaxPixels
   }
 
   validate(request: RenderRequest): void {
@@ -99,6 +107,7 @@ export class TemplateProducer implements RenderProducer {
       format: output.format as 'png' | 'jpeg' | 'webp' | 'pdf',
       ...(output.image ? { image: output.image as CanvasImageOptions } : {}),
       fetch: ctx.fetch,
+      maxPixels: this.#maxPixels,
       signal: ctx.signal,
       warn: ctx.warn,
     })

@@ -3,6 +3,7 @@ import { checkLiquidSyntax } from '@docsvc/input-html/templating'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Db } from '../db/database.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
+import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { type FieldProblem, INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
@@ -61,6 +62,7 @@ interface PublisherDeps {
   datasetRepository: DatasetRepository
   eventOutbox: EventOutbox
   outboundGuard: OutboundGuard
+  config: Pick<Config, 'canvasMaxPixels'>
 }
 
 /**
@@ -203,6 +205,7 @@ export class TemplatePublisher {
     await renderScene(content as Scene, sample, {
       format: 'png',
       fetch: (url, options) => this.#d.outboundGuard.fetch(url, { ...options, deadline, signal }),
+      maxPixels: this.#d.config.canvasMaxPixels,
       signal,
       warn: () => {},
     })

@@ -1,7 +1,7 @@
 import type { GuardedFetch, RenderedFile, RenderWarning } from '@docsvc/core/sdk'
 import sharp from 'sharp'
 import { type RenderSceneOptions, renderScene } from './render-scene.ts'
-import type { Scene } from './scene-schema.ts'
+import { MAX_CANVAS_SIDE, type Scene } from './scene-schema.ts'
 
 // Test helpers: render a scene and read what a viewer would see (pixels, not markup).
 
@@ -18,6 +18,8 @@ export async function render(
   const file = await renderScene(scene as Scene, data, {
     format: 'png',
     fetch: noFetch,
+    // SPEC 8's side cap alone; the budget's own tests set theirs
+    maxPixels: MAX_CANVAS_SIDE ** 2,
     signal: new AbortController().signal,
     ...options,
     warn: (code, message) => warnings.push({ code, message }),

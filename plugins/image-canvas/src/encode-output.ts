@@ -39,6 +39,8 @@ export async function encodeRaster(raster: Raster, options: EncodeOptions): Prom
   // them in floating point (~3 ms of a 1200x630 card)
   const pixels = sharp(raster.pixels, {
     raw: { width, height, channels: 4, premultiplied: !raster.opaque },
+    // the pixel budget was checked before drawing; sharp's own limit is a row short of SPEC's square
+    limitInputPixels: false,
   })
   // a third less to filter and compress, and no alpha to carry
   const image = raster.opaque ? pixels.removeAlpha() : pixels
@@ -65,11 +67,23 @@ export async function encodeRaster(raster: Raster, options: EncodeOptions): Prom
 }
 
 /**
- * Opaque rasters (the usual case) by opaquePng. With transparency, sharp at zlib level 3 without
- * adaptive filtering: the latency of a card matters more here than its last bytes (adaptive
- * filtering is ~40% smaller and three times slower).
+ * opaquePng filters its rows on the event loop, ~5 ms per million pixels: past this a raster goes
+ * to sharp, whose encoder runs off the loop (a 16,384 x 4,096 raster held the loop 312 ms).
+ */
+const OPAQUE_PNG_MAX_PIXELS = 4_000_000
+
+/**
+ * Opaque rasters of cards and pages (the usual case) by opaquePng. Others by sharp at zlib level
+ * 3 without adaptive filtering: the latency of a card matters more here than its last bytes
+ * (adaptive filtering is ~40% smaller and three times slower).
  */
 function png(raster: Raster, image: Sharp): Promise<Buffer> {
-  if (raster.opaque && LITTLE_ENDIAN) return opaquePng(raster.pixels, raster.width, raster.height)
-  return image.png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer()
+  const { width, height } = raster
+  if (raster.opaque && LITTLE_ENDIAN && width * height <= OPAQUE_PNG_MAX_PIXELS)
+    return opaquePng(raster.pixels, width, height)
+  // sharp's buffers live in its native memory, which cannot be moved to the PDF thread: a copy can
+  return image
+    .png({ compressionLevel: 3, adaptiveFiltering: false })
+    .toBuffer()
+    .then((bytes) => Buffer.from(bytes))
 }

@@ -132,6 +132,78 @@ describe('renderScene: formats and sizes', () => {
     expect(err).toBeInstanceOf(ProblemError)
     expect(err.code).toBe('scene_invalid')
     expect(err.message).toContain('20000x200')
+    // WebP stores a side in 14 bits: its encoder would fail after the drawing
+    const webp = await rejection(() => render({ ...redSquare, width: 16_384 }, {}, { format: 'webp' }))
+    expect(webp).toMatchObject({ code: 'scene_invalid' })
+    expect(webp.message).toBe(
+      'The output would be 16384x100 pixels; a WebP canvas is at most 16383 pixels per side',
+    )
+  })
+
+  it("encodes a large opaque raster off the event loop (sharp's PNG) with the same pixels", async () => {
+    // past 4 million pixels opaquePng's row filtering would hold the event loop
+    const large = {
+      ...redSquare,
+      width: 2100,
+      height: 2000,
+      layers: [{ ...redSquare.layers[0], width: 1000 }],
+    }
+    const file = (await render(large)).file
+    expect(await sharp(file.bytes).metadata()).toMatchObject({ format: 'png', width: 2100, height: 2000 })
+    const img = await pixels(file.bytes)
+    expect(img.at(500, 40)).toEqual(RED)
+    expect(img.at(1500, 40)).toEqual(WHITE)
+  })
+
+  it("makes a PDF of a raster sharp encoded (transparent): sharp's native buffer is copied for the thread", async () => {
+    const pdf = (await render(redSquare, {}, { format: 'pdf', image: { transparent: true } })).file
+    expect(pdf).toMatchObject({ format: 'pdf', pages: 1 })
+    expect(pdfInfo(pdf.bytes)).toMatchObject({ Pages: '1' })
+  })
+
+  describe('the pixel budget (DOCSVC_CANVAS_MAX_PIXELS), checked before drawing', () => {
+    const BUDGET = 100 * 100
+    const sized = (width: number, height: number) => ({ ...redSquare, width, height, layers: [] })
+    const refusal = async (...args: Parameters<typeof render>) => {
+      const err = await rejection(() => render(...args))
+      expect(err).toBeInstanceOf(ProblemError)
+      return err
+    }
+
+    it('draws an output of exactly the budget; one more row of pixels is scene_invalid naming /width', async () => {
+      const at = (await render(sized(100, 100), {}, { maxPixels: BUDGET })).file
+      expect(at).toMatchObject({ width: 100, height: 100 })
+      const err = await refusal(sized(100, 101), {}, { maxPixels: BUDGET })
+      expect(err.code).toBe('scene_invalid')
+      expect(err.message).toBe(
+        'The output would be 100x101 = 10,100 pixels; this installation draws at most 10,000 pixels (DOCSVC_CANVAS_MAX_PIXELS)',
+      )
+      expect(err.extras).toEqual({
+        errors: [
+          {
+            path: '/width',
+            code: 'maximum',
+            message: 'output of 10,100 pixels over 10,000 pixels (DOCSVC_CANVAS_MAX_PIXELS)',
+          },
+        ],
+      })
+    })
+
+    it('counts device_scale_factor squared, and names no scene field when the image options set the size', async () => {
+      const scaled = { image: { device_scale_factor: 2 }, maxPixels: BUDGET }
+      expect((await render(sized(50, 50), {}, scaled)).file).toMatchObject({ width: 100, height: 100 })
+      expect((await refusal(sized(50, 51), {}, scaled)).message).toContain('100x102 = 10,200 pixels')
+      const wide = await refusal(sized(50, 50), {}, { image: { width: 101 }, maxPixels: BUDGET })
+      expect(wide.message).toContain('101x101 = 10,201 pixels')
+      expect(wide.extras).toMatchObject({ errors: [{ path: '', code: 'maximum' }] })
+    })
+
+    it("counts a PDF's own scale of 2: a 50x50 canvas is a 100x100 raster", async () => {
+      const pdf = (await render(sized(50, 50), {}, { format: 'pdf', maxPixels: BUDGET })).file
+      expect(pdf).toMatchObject({ format: 'pdf', pages: 1 })
+      const err = await refusal(sized(50, 51), {}, { format: 'pdf', maxPixels: BUDGET })
+      expect(err.message).toContain('100x102 = 10,200 pixels')
+    })
   })
 
   it('keeps transparency for PNG and warns where an option cannot apply', async () => {

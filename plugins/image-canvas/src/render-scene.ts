@@ -25,6 +25,8 @@ export interface RenderSceneOptions {
   image?: CanvasImageOptions | undefined
   /** http(s) image sources go through the SSRF guard */
   fetch: GuardedFetch
+  /** the installation's pixel budget of one raster (config canvasMaxPixels), the PDF scale included */
+  maxPixels: number
   signal: AbortSignal
   warn(code: RenderWarningCode, message: string): void
 }
@@ -57,7 +59,9 @@ export async function renderScene(
     width: Math.max(1, Math.round(size.width * scale)),
     height: Math.max(1, Math.round(size.height * scale)),
   }
-  assertOutputSize(pixels.width, pixels.height)
+  // the size is the scene's unless the request's image options set it
+  const path = image.width === undefined && image.height === undefined ? '/width' : ''
+  assertOutputSize({ ...pixels, path }, format, options.maxPixels)
   // canvas pixels -> output pixels (the scene is fitted, keeping its proportions)
   const density = Math.min(size.width / applied.width, size.height / applied.height) * scale
 

@@ -1,6 +1,7 @@
 import { ProblemError } from '@docsvc/core/sdk'
 import { type TSchema, Type } from 'typebox'
 import { Compile } from 'typebox/compile'
+import type { CanvasFormat } from './encode-output.ts'
 import { pointerToken } from './json-pointer.ts'
 import {
   COLOR_PATTERN,
@@ -98,15 +99,44 @@ export function validateScene(scene: unknown): asserts scene is Scene {
   })
 }
 
-/** Throws scene_invalid when the output would exceed SPEC 8's size per side. */
-export function assertOutputSize(width: number, height: number): void {
-  if (width <= MAX_CANVAS_SIDE && height <= MAX_CANVAS_SIDE) return
+/** The raster resvg would draw: output pixels per side (the scale already applied) and where they come from. */
+export interface OutputRaster {
+  width: number
+  height: number
+  /** JSON Pointer of what set the size: the scene's `/width`, or '' when the request's image options did */
+  path: string
+}
+
+/** WebP stores each side in 14 bits: one pixel short of SPEC 8's canvas side. */
+const WEBP_MAX_SIDE = 16_383
+
+/**
+ * Throws scene_invalid when the raster would exceed SPEC 8's size per side (WebP's, a pixel
+ * less), or the installation's pixel budget (DOCSVC_CANVAS_MAX_PIXELS): checked before anything
+ * is drawn, since a 16,384 px square is a 1 GiB pixmap (docs/decisions/0031-canvas-pixel-budget.md).
+ */
+export function assertOutputSize(raster: OutputRaster, format: CanvasFormat, maxPixels: number): void {
+  const { width, height, path } = raster
+  const maxSide = format === 'webp' ? WEBP_MAX_SIDE : MAX_CANVAS_SIDE
+  if (width > maxSide || height > maxSide) {
+    const canvas = format === 'webp' ? 'a WebP canvas' : 'a canvas'
+    throw new ProblemError(
+      'scene_invalid',
+      `The output would be ${width}x${height} pixels; ${canvas} is at most ${maxSide} pixels per side`,
+      { errors: [{ path, code: 'maximum', message: `output side over ${maxSide} pixels` }] },
+    )
+  }
+  const total = width * height
+  if (total <= maxPixels) return
+  const budget = `${grouped(maxPixels)} pixels (DOCSVC_CANVAS_MAX_PIXELS)`
   throw new ProblemError(
     'scene_invalid',
-    `The output would be ${width}x${height} pixels; a canvas is at most ${MAX_CANVAS_SIDE} pixels per side`,
-    { errors: [{ path: '', code: 'maximum', message: `output side over ${MAX_CANVAS_SIDE} pixels` }] },
+    `The output would be ${width}x${height} = ${grouped(total)} pixels; this installation draws at most ${budget}`,
+    { errors: [{ path, code: 'maximum', message: `output of ${grouped(total)} pixels over ${budget}` }] },
   )
 }
+
+const grouped = (n: number) => n.toLocaleString('en-US')
 
 function requiredProblems(layer: object, type: LayerType, at: string): SceneProblem[] {
   const required = (layer as { required?: unknown }).required
