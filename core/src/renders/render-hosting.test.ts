@@ -193,7 +193,8 @@ describe.each(TEST_DIALECTS)('zero retention and hosted: false on %s', (dialect)
     expect(res.statusCode).toBe(202)
     const id = res.json().id
     let record = res.json()
-    for (let i = 0; i < 50 && record.status !== 'succeeded'; i++) {
+    // the runner lets the copy go just after it records the success: wait for both, bounded
+    for (let i = 0; i < 100 && (record.status !== 'succeeded' || (await stored(id))); i++) {
       await new Promise((r) => setTimeout(r, 40))
       record = (await get(`/v1/renders/${id}`)).json()
     }
