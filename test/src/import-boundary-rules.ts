@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs'
+import { join, posix } from 'node:path'
+import { type ImportEdge, type ImportGraph, isInside, packageOf, targetFile } from './import-graph.ts'
+
+/**
+ * The layering rules of docsvc (decision 0032), checked on the import graph:
+ *
+ * - `extension-sdk-only`: a plugin, provider or example plugin imports nothing of docsvc but
+ *   `@docsvc/core/sdk` (its tests also `@docsvc/core/testing`): no other `@docsvc/*` package, no
+ *   deep path into core, no relative path out of its own package. A third party has only these.
+ * - `core-no-extension`: core imports no plugin or provider — no other workspace package and no
+ *   relative path out of `core/` — except the composition root files named below.
+ * - `feature-owns-data`: a file in `core/src/<A>/` does not import another folder's repository or
+ *   table definitions (`core/src/<B>/*-repository.ts`, `*-tables.ts`), directly or through a file
+ *   that re-exports them; it goes through B's service or events.
+ */
+
+export type BoundaryRule = 'extension-sdk-only' | 'core-no-extension' | 'feature-owns-data'
+
+export interface Violation {
+  readonly rule: BoundaryRule
+  /** the importing file, root-relative */
+  readonly file: string
+  /** the module specifier as written */
+  readonly imports: string
+  readonly line: number
+  readonly why: string
+}
+
+/**
+ * Core files allowed to import plugins because they are the composition root: the list of what a
+ * process loads has to name every built-in plugin. Issue 14 item 1/3 moves this list out of the
+ * kernel; when it moves, rename the entry (a listed file that no longer exists fails the test).
+ */
+export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
+  ['core/src/standard.ts', 'the list of built-in plugins every process loads'],
+])
+
+const CORE_PACKAGE = '@docsvc/core'
+const EXTENSION_FOLDERS = ['plugins', 'providers', 'examples']
+const SDK_SUBPATHS = new Set(['./sdk'])
+const TEST_SDK_SUBPATHS = new Set(['./sdk', './testing'])
+// the files through which a feature's data is reached: its repositories and its table types
+const FEATURE_DATA_FILE = /-(repository|tables)\.[cm]?ts$/
+const CORE_SOURCE = 'core/src'
+
+/** Tests, fixtures, test support and benchmarks: they may use `@docsvc/core/testing`. */
+export function isTestFile(file: string): boolean {
+  const name = posix.basename(file)
+  return (
+    /\.(test|spec|fixture|bench)\.[cm]?[jt]s$/.test(name) ||
+    /-test-support\.[cm]?[jt]s$/.test(name) ||
+    /(^|\/)(bench|test|tests|__tests__)\//.test(file.replace(/^(plugins|providers|examples)\/[^/]+\//, ''))
+  )
+}
+
+export function isExtensionFile(file: string): boolean {
+  return EXTENSION_FOLDERS.some((folder) => file.startsWith(`${folder}/`))
+}
+
+/** `renders` for `core/src/renders/render-runner.ts`; undefined for files directly in core/src. */
+export function featureOf(file: string): string | undefined {
+  if (!file.startsWith(`${CORE_SOURCE}/`)) return undefined
+  const parts = file.slice(CORE_SOURCE.length + 1).split('/')
+  return parts.length > 1 ? parts[0] : undefined
+}
+
+export function findViolations(graph: ImportGraph): Violation[] {
+  const reexports = reexportIndex(graph)
+  const found: Violation[] = []
+  for (const edge of graph.edges) {
+    if (isExtensionFile(edge.from)) found.push(...extensionViolations(graph, edge))
+    else if (isInside(edge.from, 'core')) {
+      found.push(...coreViolations(graph, edge), ...featureViolations(edge, reexports))
+    }
+  }
+  return dedupe(found)
+}
+
+/** Composition roots that no longer exist: an allowance must not outlive its file. */
+export function staleCompositionRoots(root: string): string[] {
+  return [...COMPOSITION_ROOTS.keys()].filter((file) => !existsSync(join(root, file)))
+}
+
+function extensionViolations(graph: ImportGraph, edge: ImportEdge): Violation[] {
+  const own = packageOf(graph, edge.from)
+  const t = edge.target
+  const v = (why: string): Violation[] => [violation('extension-sdk-only', edge, why)]
+  if (t.kind === 'external') {
+    return t.name.startsWith('@docsvc/') ? v(`${t.name} is not a package of this repository's SDK`) : []
+  }
+  if (t.kind === 'file') {
+    if (own !== undefined && isInside(t.file, own.dir)) return []
+    return v(`relative path leaves ${own?.dir ?? 'its package'} (lands on ${t.file})`)
+  }
+  if (own !== undefined && t.pkg.name === own.name) return []
+  if (t.pkg.name !== CORE_PACKAGE) return v(`${t.pkg.name} is another docsvc package`)
+  const allowed = isTestFile(edge.from) ? TEST_SDK_SUBPATHS : SDK_SUBPATHS
+  if (allowed.has(t.subpath)) return []
+  return v(
+    t.subpath === './testing'
+      ? '@docsvc/core/testing is for tests only'
+      : `${edge.specifier} is core's inside, not its SDK`,
+  )
+}
+
+function coreViolations(graph: ImportGraph, edge: ImportEdge): Violation[] {
+  if (COMPOSITION_ROOTS.has(edge.from)) return []
+  const t = edge.target
+  const v = (why: string): Violation[] => [violation('core-no-extension', edge, why)]
+  if (t.kind === 'external') {
+    return t.name.startsWith('@docsvc/') ? v(`${t.name} is a docsvc package outside core`) : []
+  }
+  if (t.kind === 'file')
+    return isInside(t.file, 'core') ? [] : v(`relative path leaves core (lands on ${t.file})`)
+  if (t.pkg.name === CORE_PACKAGE) return []
+  const pkg = packageOf(graph, t.file)
+  const what =
+    pkg !== undefined && isExtensionFile(pkg.dir) ? 'a plugin/provider package' : 'a package above core'
+  return v(`${t.pkg.name} is ${what}`)
+}
+
+function featureViolations(edge: ImportEdge, reexports: ReadonlyMap<string, readonly string[]>): Violation[] {
+  const feature = featureOf(edge.from)
+  const file = targetFile(edge)
+  if (feature === undefined || file === undefined) return []
+  const reached = [file, ...(exposedData(file, reexports) ?? [])].filter((f) => FEATURE_DATA_FILE.test(f))
+  const foreign = reached.filter((f) => {
+    const owner = featureOf(f)
+    return owner !== undefined && owner !== feature
+  })
+  if (foreign.length === 0) return []
+  return [
+    violation(
+      'feature-owns-data',
+      edge,
+      `${feature} reaches another feature's data: ${[...new Set(foreign)].join(', ')}`,
+    ),
+  ]
+}
+
+// file -> the files it re-exports with `export ... from`, for following barrels
+function reexportIndex(graph: ImportGraph): Map<string, string[]> {
+  const index = new Map<string, string[]>()
+  for (const edge of graph.edges) {
+    const file = targetFile(edge)
+    if (edge.kind !== 'export-from' || file === undefined) continue
+    index.set(edge.from, [...(index.get(edge.from) ?? []), file])
+  }
+  return index
+}
+
+function exposedData(file: string, reexports: ReadonlyMap<string, readonly string[]>): string[] {
+  const seen = new Set<string>([file])
+  const queue = [file]
+  while (queue.length > 0) {
+    for (const next of reexports.get(queue.pop()!) ?? []) {
+      if (seen.has(next)) continue
+      seen.add(next)
+      queue.push(next)
+    }
+  }
+  seen.delete(file)
+  return [...seen]
+}
+
+function violation(rule: BoundaryRule, edge: ImportEdge, why: string): Violation {
+  return { rule, file: edge.from, imports: edge.specifier, line: edge.line, why }
+}
+
+// one entry per file and specifier: `import type` next to `import` of the same module is one edge
+function dedupe(violations: readonly Violation[]): Violation[] {
+  const byKey = new Map<string, Violation>()
+  for (const v of violations) {
+    const key = violationKey(v)
+    if (!byKey.has(key)) byKey.set(key, v)
+  }
+  return [...byKey.values()].sort((a, b) => violationKey(a).localeCompare(violationKey(b)))
+}
+
+export function violationKey(v: { readonly file: string; readonly imports: string }): string {
+  return `${v.file} -> ${v.imports}`
+}
