@@ -28,7 +28,8 @@ describe('import boundaries', () => {
     const unlisted = found.filter((v) => !known.has(violationKey(v)))
     const fixed = KNOWN_VIOLATIONS.filter((k) => !foundKeys.has(violationKey(k)))
     console.log(
-      `import boundaries: ${graph.files.length} files, ${graph.edges.length} imports scanned in ${elapsed} ms; ` +
+      `import boundaries: ${graph.files.length} files, ${graph.edges.length} imports, ${graph.tables.length} table ` +
+        `queries scanned in ${elapsed} ms; ` +
         `${found.length} violations (${found.length - unlisted.length} known), ${unlisted.length} new, ` +
         `${fixed.length} listed but gone`,
     )
@@ -63,7 +64,7 @@ function describeNew(v: Violation): string {
 const NEW_HELP =
   'New import-boundary violations (decision 0032). A plugin or provider imports only @docsvc/core/sdk ' +
   '(tests also @docsvc/core/testing); core imports no plugin (go through an extension point); a feature ' +
-  "reaches another feature through its service or events, not its repository or tables. Don't add them to " +
+  "reaches another feature through its service or events, not its repository, table types or table queries. Don't add them to " +
   'test/src/import-boundary-ratchet.ts; fix the import.'
 
 const FIXED_HELP =

@@ -42,8 +42,12 @@ write(
     "import { RenderService } from '../renders/render-service.ts'",
     "const chromium = await import('@docsvc/fancy')",
     "import { x } from '../../../plugins/fancy/src/x.ts'",
+    "const rows = await db.selectFrom('renders as r').innerJoin('webhook_endpoints', 'a', 'b')",
+    "await db.insertInto('not_a_known_table')",
   ].join('\n'),
 )
+write('core/src/webhooks/dispatcher.test.ts', "await db.insertInto('renders').values(row)\n")
+write('core/src/testing/seed.ts', "await db.insertInto('renders').values(row)\n")
 write('plugins/fancy/package.json', manifest('@docsvc/fancy', './src/index.ts'))
 write('plugins/fancy/src/index.ts', "import { sdk } from '@docsvc/core/sdk'\nimport { x } from './x.ts'\n")
 write(
@@ -77,6 +81,8 @@ describe('findViolations', () => {
       'feature-owns-data core/src/webhooks/dispatcher.ts -> ../renders/render-repository.ts',
       'feature-owns-data core/src/webhooks/dispatcher.ts -> ../renders/render-tables.ts',
       'core-no-extension core/src/webhooks/dispatcher.ts -> @docsvc/fancy',
+      'feature-owns-data core/src/webhooks/dispatcher.ts -> table not_a_known_table',
+      'feature-owns-data core/src/webhooks/dispatcher.ts -> table renders',
       'extension-sdk-only plugins/fancy/src/x.ts -> ../../../core/src/net/guard.ts',
       'extension-sdk-only plugins/fancy/src/x.ts -> @docsvc/core',
       'extension-sdk-only plugins/fancy/src/x.ts -> @docsvc/core/src/renders/render-service.ts',

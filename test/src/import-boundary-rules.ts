@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs'
 import { join, posix } from 'node:path'
-import { type ImportEdge, type ImportGraph, isInside, packageOf, targetFile } from './import-graph.ts'
+import {
+  type ImportEdge,
+  type ImportGraph,
+  isInside,
+  packageOf,
+  type TableUse,
+  targetFile,
+} from './import-graph.ts'
 
 /**
  * The layering rules of docsvc (decision 0032), checked on the import graph:
@@ -12,7 +19,8 @@ import { type ImportEdge, type ImportGraph, isInside, packageOf, targetFile } fr
  *   relative path out of `core/` — except the composition root files named below.
  * - `feature-owns-data`: a file in `core/src/<A>/` does not import another folder's repository or
  *   table definitions (`core/src/<B>/*-repository.ts`, `*-tables.ts`), directly or through a file
- *   that re-exports them; it goes through B's service or events.
+ *   that re-exports them, and its non-test code queries no table B owns (`TABLE_OWNERS`); it goes
+ *   through B's service or events.
  */
 
 export type BoundaryRule = 'extension-sdk-only' | 'core-no-extension' | 'feature-owns-data'
@@ -21,7 +29,7 @@ export interface Violation {
   readonly rule: BoundaryRule
   /** the importing file, root-relative */
   readonly file: string
-  /** the module specifier as written */
+  /** the module specifier as written, or `table <name>` for a query on another feature's table */
   readonly imports: string
   readonly line: number
   readonly why: string
@@ -34,6 +42,32 @@ export interface Violation {
  */
 export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
   ['core/src/standard.ts', 'the list of built-in plugins every process loads'],
+])
+
+/**
+ * Which feature folder owns each table: the one whose migration creates it and whose repository
+ * writes it (today's migrations are central in core/src/db/migrations). Item 5 moves tables and
+ * migrations into their features; a new table is added here with its owner.
+ */
+export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
+  ['plans', 'plans'],
+  ['workspaces', 'workspaces'],
+  ['api_keys', 'api-keys'],
+  ['api_key_usage', 'api-keys'],
+  ['idempotency_keys', 'idempotency'],
+  ['rate_limit_counters', 'rate-limits'],
+  ['renders', 'renders'],
+  ['render_files', 'renders'],
+  ['render_logs', 'renders'],
+  ['billed_renders', 'renders'],
+  ['events', 'events'],
+  ['templates', 'templates'],
+  ['template_versions', 'templates'],
+  ['template_datasets', 'templates'],
+  ['uploads', 'uploads'],
+  ['webhook_endpoints', 'webhooks'],
+  ['webhook_deliveries', 'webhooks'],
+  ['webhook_delivery_attempts', 'webhooks'],
 ])
 
 const CORE_PACKAGE = '@docsvc/core'
@@ -74,6 +108,7 @@ export function findViolations(graph: ImportGraph): Violation[] {
       found.push(...coreViolations(graph, edge), ...featureViolations(edge, reexports))
     }
   }
+  for (const use of graph.tables) found.push(...tableViolations(use))
   return dedupe(found)
 }
 
@@ -137,6 +172,20 @@ function featureViolations(edge: ImportEdge, reexports: ReadonlyMap<string, read
       `${feature} reaches another feature's data: ${[...new Set(foreign)].join(', ')}`,
     ),
   ]
+}
+
+// Test code and core's test kit may set up any table; feature code queries only its own. A table
+// missing from TABLE_OWNERS is flagged too, so the map stays complete.
+function tableViolations(use: TableUse): Violation[] {
+  const feature = featureOf(use.from)
+  if (feature === undefined || feature === 'testing' || isTestFile(use.from)) return []
+  const owner = TABLE_OWNERS.get(use.table)
+  if (owner === feature) return []
+  const why =
+    owner === undefined
+      ? `table ${use.table} has no owner in TABLE_OWNERS (add it, or it is not a table)`
+      : `${feature} queries ${owner}'s table ${use.table}`
+  return [{ rule: 'feature-owns-data', file: use.from, imports: `table ${use.table}`, line: use.line, why }]
 }
 
 // file -> the files it re-exports with `export ... from`, for following barrels

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, posix, relative, resolve, sep } from 'node:path'
-import { type ImportKind, scanImports } from './import-scanner.ts'
+import { type ImportKind, scanSource } from './import-scanner.ts'
 
 /**
  * The import graph of the repository's own source: every file under the given folders, each import
@@ -39,11 +39,19 @@ export interface ImportEdge {
   readonly target: ImportTarget
 }
 
+/** A query on a table by name: the other way a feature can reach another feature's data. */
+export interface TableUse {
+  readonly from: string
+  readonly table: string
+  readonly line: number
+}
+
 export interface ImportGraph {
   readonly root: string
   readonly packages: readonly WorkspacePackage[]
   readonly files: readonly string[]
   readonly edges: readonly ImportEdge[]
+  readonly tables: readonly TableUse[]
 }
 
 export interface GraphOptions {
@@ -69,14 +77,17 @@ export function buildImportGraph(options: GraphOptions): ImportGraph {
     .flatMap((folder) => listSourceFiles(root, folder))
     .sort()
   const edges: ImportEdge[] = []
+  const tables: TableUse[] = []
   for (const from of files) {
     const source = readFileSync(join(root, from), 'utf8')
     const jsdoc = /\.[mc]?js$/.test(from)
-    for (const site of scanImports(source, { jsdoc })) {
+    const scanned = scanSource(source, { jsdoc })
+    for (const site of scanned.imports) {
       edges.push({ from, ...site, target: resolveImport(root, packages, from, site.specifier) })
     }
+    for (const use of scanned.tables) tables.push({ from, ...use })
   }
-  return { root, packages, files, edges }
+  return { root, packages, files, edges, tables }
 }
 
 /** The workspace package a root-relative path belongs to (the deepest package folder holding it). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scanImports } from './import-scanner.ts'
+import { scanImports, scanTableReferences } from './import-scanner.ts'
 
 // The boundary test is only as good as the scanner: every import form is found, and nothing that
 // merely looks like an import (in a string, a comment, a template, a regex) is.
@@ -68,5 +68,25 @@ describe('scanImports', () => {
     const source = "/** @returns {import('@docsvc/core/sdk').RenderInput} */\nexport function f() {}"
     expect(specifiers(source)).toEqual([])
     expect(specifiers(source, true)).toEqual(['jsdoc @docsvc/core/sdk @1'])
+  })
+
+  it('finds the tables a query builder names', () => {
+    const source = [
+      "const rows = await trx.selectFrom('renders as r').innerJoin('plans as p', 'p.id', 'r.plan_id')",
+      "  .leftJoin('render_files', 'a', 'b')",
+      "await db.kysely.insertInto('events').values(e)",
+      "db?.updateTable('workspaces').set(x)",
+      "await q.deleteFrom('uploads')",
+      "const label = 'selectFrom(\\'not_this\\')'",
+      "selectFrom('no_receiver')",
+    ].join('\n')
+    expect(scanTableReferences(source).map((t) => `${t.table} @${t.line}`)).toEqual([
+      'renders @1',
+      'plans @1',
+      'render_files @2',
+      'events @3',
+      'workspaces @4',
+      'uploads @5',
+    ])
   })
 })

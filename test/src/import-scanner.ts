@@ -32,12 +32,64 @@ export interface ScanOptions {
 
 /** Every statically named import of `source`: static, type-only, re-export, dynamic and require. */
 export function scanImports(source: string, options: ScanOptions = {}): ImportSite[] {
+  return scanSource(source, options).imports
+}
+
+/** Imports and table references of `source`, from one pass of the tokenizer. */
+export function scanSource(
+  source: string,
+  options: ScanOptions = {},
+): { imports: ImportSite[]; tables: TableReference[] } {
   const { tokens, comments } = tokenize(source)
-  const sites = matchImports(tokens)
+  const imports = matchImports(tokens)
   if (options.jsdoc) {
-    for (const comment of comments) sites.push(...jsdocImports(comment.text, comment.line))
+    for (const comment of comments) imports.push(...jsdocImports(comment.text, comment.line))
   }
-  return sites.sort((a, b) => a.line - b.line)
+  imports.sort((a, b) => a.line - b.line)
+  return { imports, tables: matchTables(tokens) }
+}
+
+export interface TableReference {
+  readonly table: string
+  readonly line: number
+}
+
+// Kysely's query builder methods whose first argument names a table: what a feature reads or writes
+const TABLE_METHODS = new Set([
+  'selectFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'crossJoin',
+])
+
+/**
+ * The tables `source` queries by name: `.selectFrom('renders as r')`, `.innerJoin('plans', ...)`.
+ * Raw `sql` text and schema builders (migrations) are not read.
+ */
+export function scanTableReferences(source: string): TableReference[] {
+  return scanSource(source).tables
+}
+
+function matchTables(tokens: readonly Token[]): TableReference[] {
+  const found: TableReference[] = []
+  for (let i = 1; i + 2 < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.type !== 'id' || !TABLE_METHODS.has(t.value)) continue
+    const dot = tokens[i - 1]!
+    const open = tokens[i + 1]!
+    const arg = tokens[i + 2]!
+    if (dot.type !== 'punct' || dot.value !== '.' || open.value !== '(' || arg.type !== 'str') continue
+    const table = arg.value.trim().split(/\s+/)[0] ?? ''
+    if (table !== '') found.push({ table, line: arg.line })
+  }
+  return found
 }
 
 function matchImports(tokens: readonly Token[]): ImportSite[] {
