@@ -31,7 +31,7 @@ describe('import boundaries', () => {
       `import boundaries: ${graph.files.length} files, ${graph.edges.length} imports, ${graph.tables.length} table ` +
         `queries scanned in ${elapsed} ms; ` +
         `${found.length} violations (${found.length - unlisted.length} known), ${unlisted.length} new, ` +
-        `${fixed.length} listed but gone`,
+        `${fixed.length} listed but gone; by rule: ${countByRule(found)}`,
     )
     expect.soft(unlisted.map(describeNew), NEW_HELP).toEqual([])
     expect.soft(fixed.map(violationKey), FIXED_HELP).toEqual([])
@@ -56,6 +56,12 @@ describe('import boundaries', () => {
     }
   })
 })
+
+function countByRule(violations: readonly Violation[]): string {
+  const counts = new Map<string, number>()
+  for (const v of violations) counts.set(v.rule, (counts.get(v.rule) ?? 0) + 1)
+  return [...counts].map(([rule, n]) => `${rule} ${n}`).join(', ')
+}
 
 function describeNew(v: Violation): string {
   return `[${v.rule}] ${v.file}:${v.line} imports '${v.imports}': ${v.why}`
