@@ -37,6 +37,63 @@ describe('config print, help and --json', () => {
     expect(invalid.stderr).toMatch(/DOCSVC_PORT/)
   })
 
+  it('config print shows the queue, file store, retry schedule and plugin settings, and what auto chose', async () => {
+    const chosen = {
+      ...SECRETS,
+      DOCSVC_QUEUE_BACKEND: 'pgboss',
+      DOCSVC_FILE_STORE: 's3',
+      DOCSVC_WEBHOOK_RETRY_SCHEDULE: '10s,1m,1h',
+      DOCSVC_PLUGIN_QUEUE_PGBOSS_POLL_INTERVAL_MS: '500',
+      DOCSVC_PLUGIN_FILESTORE_S3_BUCKET: 'renders',
+      DOCSVC_PLUGIN_FILESTORE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      DOCSVC_PLUGIN_FILESTORE_S3_SECRET_ACCESS_KEY: 's3-secret-5e6f7a8b',
+    }
+    const [json, text, auto, refused] = await Promise.all([
+      runCli(['config', 'print', '--json'], chosen),
+      runCli(['config', 'print'], chosen),
+      runCli(['config', 'print', '--json'], {}),
+      runCli(['config', 'print', '--json'], { DOCSVC_QUEUE_BACKEND: 'redis', DOCSVC_FILE_STORE: 's3' }),
+    ])
+    expect(json.code).toBe(0)
+    for (const out of [json.stdout, text.stdout]) expect(out).not.toContain('s3-secret-5e6f7a8b')
+    const printed = JSON.parse(json.stdout)
+    expect(printed).toMatchObject({
+      queueBackend: 'pgboss',
+      fileStore: 's3',
+      webhookRetrySchedule: ['10s', '1m', '1h'],
+      chosen: { queueBackend: 'pgboss', fileStore: 's3' },
+    })
+    expect(printed.pluginSettings['queue-pgboss']).toEqual({
+      schema: '',
+      pollIntervalMs: 500,
+      retryDelaySeconds: 1,
+      superviseIntervalSeconds: 10,
+      poolSize: 10,
+    })
+    expect(printed.pluginSettings['filestore-s3']).toMatchObject({
+      bucket: 'renders',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: '***',
+    })
+    expect(text.stdout).toMatch(/^webhookRetrySchedule: \["10s","1m","1h"\]$/m)
+    expect(text.stdout).toMatch(/^chosen: \{"queueBackend":"pgboss","fileStore":"s3"\}$/m)
+
+    // auto, spelt out: SQLite and local disk for an embedded installation
+    expect(JSON.parse(auto.stdout)).toMatchObject({
+      queueBackend: 'auto',
+      fileStore: 'auto',
+      webhookRetrySchedule: ['5s', '5m', '30m', '2h', '5h', '10h', '10h'],
+      chosen: { queueBackend: 'sqlite', fileStore: 'local' },
+    })
+
+    expect(refused.code).toBe(2)
+    expect(JSON.parse(refused.stdout).error.code).toBe('config_error')
+    expect(refused.stderr).toContain(
+      'DOCSVC_QUEUE_BACKEND: no loaded plugin provides the queue backend "redis"',
+    )
+    expect(refused.stderr).toContain('DOCSVC_FILE_STORE: the file store "s3" is chosen but its plugin')
+  })
+
   it('every command takes --json', () => {
     for (const [id, command] of Object.entries(commands)) {
       expect(command.enableJsonFlag, id).toBe(true)

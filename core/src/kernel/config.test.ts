@@ -154,6 +154,54 @@ describe('loadConfig from env', () => {
   })
 })
 
+describe('queue backend, file store and webhook retry schedule', () => {
+  it('default to auto, auto and the schedule of SPEC 6.4', () => {
+    expect(loadConfig({})).toMatchObject({
+      queueBackend: 'auto',
+      fileStore: 'auto',
+      webhookRetrySchedule: ['5s', '5m', '30m', '2h', '5h', '10h', '10h'],
+    })
+  })
+
+  it('are read from DOCSVC_QUEUE_BACKEND, DOCSVC_FILE_STORE and DOCSVC_WEBHOOK_RETRY_SCHEDULE', () => {
+    const config = loadConfig({
+      DOCSVC_QUEUE_BACKEND: 'pgboss',
+      DOCSVC_FILE_STORE: 'local',
+      DOCSVC_WEBHOOK_RETRY_SCHEDULE: '10s, 1m,1d',
+    })
+    expect(config).toMatchObject({
+      queueBackend: 'pgboss',
+      fileStore: 'local',
+      webhookRetrySchedule: ['10s', '1m', '1d'],
+    })
+  })
+
+  it('refuse a schedule entry that is no duration, a delay under a second, an empty or too long schedule', () => {
+    expect(problemsOf({ DOCSVC_WEBHOOK_RETRY_SCHEDULE: '5s,5 minutes,500ms' })).toEqual([
+      'DOCSVC_WEBHOOK_RETRY_SCHEDULE: "5 minutes" is not a duration of at least 1s (e.g. 5s, 5m, 2h, 1d)',
+      'DOCSVC_WEBHOOK_RETRY_SCHEDULE: "500ms" is not a duration of at least 1s (e.g. 5s, 5m, 2h, 1d)',
+    ])
+    expect(problemsOf({ DOCSVC_WEBHOOK_RETRY_SCHEDULE: '' })).toEqual([
+      'DOCSVC_WEBHOOK_RETRY_SCHEDULE: must list 1 to 20 delays (got 0)',
+    ])
+    expect(problemsOf({ DOCSVC_WEBHOOK_RETRY_SCHEDULE: Array(21).fill('1s').join(',') })).toEqual([
+      'DOCSVC_WEBHOOK_RETRY_SCHEDULE: must list 1 to 20 delays (got 21)',
+    ])
+    // deliveries are deleted 30 days after they were made: the schedule must end long before
+    expect(problemsOf({ DOCSVC_WEBHOOK_RETRY_SCHEDULE: '4d,4d' })).toEqual([
+      'DOCSVC_WEBHOOK_RETRY_SCHEDULE: the delays add up to more than 7d (deliveries are kept 30 days)',
+    ])
+    expect(problemsOf({ DOCSVC_WEBHOOK_RETRY_SCHEDULE: '1d,6d' })).toEqual([])
+  })
+
+  it('refuse a backend or store name that cannot be a provider key', () => {
+    expect(problemsOf({ DOCSVC_QUEUE_BACKEND: 'Pg Boss', DOCSVC_FILE_STORE: '' })).toEqual([
+      'DOCSVC_QUEUE_BACKEND: must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$" (got "Pg Boss")',
+      'DOCSVC_FILE_STORE: must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$" (got "")',
+    ])
+  })
+})
+
 describe('DOCSVC_CONFIG_FILE', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-config-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))

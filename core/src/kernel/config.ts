@@ -2,6 +2,7 @@ import path from 'node:path'
 import { type Static, Type } from 'typebox'
 import { parseCidr } from '../net/cidr.ts'
 import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
+import { parseDuration } from './durations.ts'
 
 export const ENV_PREFIX = 'DOCSVC'
 /** The admin API answers whoever holds this token: too short a token can be guessed. */
@@ -14,6 +15,19 @@ const MAX_CANVAS_PIXELS = 16_384 * 16_384
  * 1 GiB before the encoder's own copies (docs/decisions/0031-canvas-pixel-budget.md).
  */
 const DEFAULT_CANVAS_MAX_PIXELS = 16_384 * 4_096
+
+/** SPEC 6.4: 8 attempts over about 27 h 35 min. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = ['5s', '5m', '30m', '2h', '5h', '10h', '10h']
+const MAX_WEBHOOK_RETRIES = 20
+/**
+ * A delivery's whole schedule (jitter of 10 % included) ends well inside the 30 days its record
+ * is kept: a longer one would be deleted mid-schedule without a word.
+ */
+const MAX_WEBHOOK_RETRY_TOTAL_MS = 7 * 86_400_000
+
+/** `auto`, or the key a plugin registered its provider under (kebab-case, like plugin ids). */
+const ProviderChoice = (description: string) =>
+  Type.String({ default: 'auto', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description })
 
 const Cidrs = Type.Array(Type.String(), { default: [] })
 
@@ -93,6 +107,16 @@ export const ConfigSchema = Type.Object({
     default: true,
     description: 'create a default workspace and keys on an empty DB',
   }),
+  queueBackend: ProviderChoice(
+    'auto (sqlite in embedded mode, pgboss in cluster mode) or the queue backend a plugin provides',
+  ),
+  fileStore: ProviderChoice(
+    'auto (the one configured provider, else local), local, or the file store a plugin provides (s3)',
+  ),
+  webhookRetrySchedule: Type.Array(Type.String(), {
+    default: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
+    description: 'waits before webhook attempts 2, 3, ...: durations such as 5s, 5m, 2h, 1d',
+  }),
 })
 
 export type Config = Static<typeof ConfigSchema> & {
@@ -121,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     for (const cidr of list)
       if (!isCidrText(cidr)) problems.push(`${ENV_PREFIX}_${name}: ${cidr} is not a CIDR`)
   }
+  problems.push(...retryScheduleProblems(base.webhookRetrySchedule))
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(base.dataDir)
   const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
@@ -132,6 +157,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mode: base.databaseUrl ? 'cluster' : 'embedded',
     sqlitePath: path.join(dataDir, 'docsvc.sqlite'),
   }
+}
+
+function retryScheduleProblems(schedule: string[]): string[] {
+  const name = `${ENV_PREFIX}_WEBHOOK_RETRY_SCHEDULE`
+  const problems: string[] = []
+  let totalMs = 0
+  for (const text of schedule) {
+    const ms = parseDuration(text)
+    if (ms === undefined || ms < 1000)
+      problems.push(`${name}: ${JSON.stringify(text)} is not a duration of at least 1s (e.g. 5s, 5m, 2h, 1d)`)
+    else totalMs += ms
+  }
+  if (schedule.length === 0 || schedule.length > MAX_WEBHOOK_RETRIES)
+    problems.push(`${name}: must list 1 to ${MAX_WEBHOOK_RETRIES} delays (got ${schedule.length})`)
+  if (totalMs > MAX_WEBHOOK_RETRY_TOTAL_MS)
+    problems.push(`${name}: the delays add up to more than 7d (deliveries are kept 30 days)`)
+  return problems
 }
 
 function isCidrText(text: string): boolean {

@@ -7,6 +7,7 @@ import { FEATURE_MODULES } from '../features.ts'
 import { buildApp } from '../http/app.ts'
 import type { HostResolver } from '../net/host-resolver.ts'
 import { OutboundGuard } from '../net/outbound-guard.ts'
+import { checkProviderChoices } from '../provider-choices.ts'
 import { selectQueue } from '../queue/select-queue.ts'
 import { RENDER_JOB } from '../renders/render-jobs.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
@@ -79,6 +80,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       guard: outboundGuard,
     },
   })
+  checkProviderChoices(config, plugins)
   const db = openDatabase({
     databaseUrl: config.databaseUrl,
     sqlitePath: config.sqlitePath,

@@ -1,4 +1,4 @@
-import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
+import { PGBOSS_DEFAULTS, queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../kernel/config.ts'
@@ -26,7 +26,7 @@ describe('the queue of an installation confined to a schema', () => {
   it('keeps its pg-boss tables beside it, so two installations in one database never take each other’s jobs', async () => {
     const registries = createRegistries()
     const log = { info() {}, warn() {}, error() {}, debug() {} }
-    queuePgBossPlugin.register({ registries, log } as never)
+    queuePgBossPlugin.register({ registries, log, config: { ...PGBOSS_DEFAULTS, schema: '' } } as never)
     const [a, b] = [await createPgSchema(), await createPgSchema()]
     const queueOf = (schema: string) =>
       selectQueue(registries, loadConfig({ DOCSVC_DATABASE_URL: urlIn(schema) }))

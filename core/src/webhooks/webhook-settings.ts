@@ -1,3 +1,7 @@
+import type { Config } from '../kernel/config.ts'
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../kernel/config.ts'
+import { parseDurations } from '../kernel/durations.ts'
+
 /**
  * How deliveries behave (SPEC 6.4, Part 8). One mutable object in the container: tests replace
  * the clock, the jitter source and the timeout instead of waiting real minutes.
@@ -5,7 +9,7 @@
 export interface WebhookSettings {
   /** any 2xx within this time is a success (SPEC: 10 seconds) */
   timeoutMs: number
-  /** wait before attempts 2..8 (SPEC 6.4); its length + 1 is the number of attempts */
+  /** wait before attempts 2, 3, ... (SPEC 6.4: 2..8); its length + 1 is the number of attempts */
   retryDelaysMs: number[]
   /** each delay varies by up to this share, either way */
   jitter: number
@@ -36,7 +40,7 @@ const DAY = 24 * HOUR
 export function defaultWebhookSettings(): WebhookSettings {
   return {
     timeoutMs: 10 * SECOND,
-    retryDelaysMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
+    retryDelaysMs: parseDurations(DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     jitter: 0.1,
     disableAfterMs: 5 * DAY,
     retentionMs: 30 * DAY,
@@ -48,6 +52,11 @@ export function defaultWebhookSettings(): WebhookSettings {
     now: () => new Date(),
     random: Math.random,
   }
+}
+
+/** The settings of an installation: the defaults, with the retry schedule it configured. */
+export function webhookSettingsFor(config: Pick<Config, 'webhookRetrySchedule'>): WebhookSettings {
+  return { ...defaultWebhookSettings(), retryDelaysMs: parseDurations(config.webhookRetrySchedule) }
 }
 
 /** When attempt `attempt + 1` is due after attempt `attempt` failed at `failedAt`; null when none is left. */

@@ -1,4 +1,4 @@
-import { asValue } from 'awilix'
+import { asFunction, Lifetime } from 'awilix'
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { webhookAdminRoutes } from './webhook-admin-routes.ts'
 import { WebhookDeliverer } from './webhook-deliverer.ts'
@@ -11,7 +11,7 @@ import { webhookEndpointRoutes } from './webhook-endpoint-routes.ts'
 import { WebhookEndpointService } from './webhook-endpoint-service.ts'
 import { WebhookScheduler } from './webhook-scheduler.ts'
 import { WebhookSecretBox } from './webhook-secrets.ts'
-import { defaultWebhookSettings, type WebhookSettings } from './webhook-settings.ts'
+import { type WebhookSettings, webhookSettingsFor } from './webhook-settings.ts'
 import { WebhookSigningKeys } from './webhook-signing-keys.ts'
 import { WebhookWorker } from './webhook-worker.ts'
 import './webhook-tables.ts'
@@ -37,7 +37,10 @@ export const webhooksModule: FeatureModule = {
   name: 'webhooks',
   register(container) {
     container.register({
-      webhookSettings: asValue(defaultWebhookSettings()),
+      // one object per container: tests replace its clock and timings in place
+      webhookSettings: asFunction(({ config }) => webhookSettingsFor(config), {
+        lifetime: Lifetime.SINGLETON,
+      }),
       ...singletons({
         webhookSecretBox: WebhookSecretBox,
         webhookSigningKeys: WebhookSigningKeys,

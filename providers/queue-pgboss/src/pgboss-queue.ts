@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events'
 import type { JobHandler, JobOptions, QueueBackend } from '@docsvc/core/sdk'
 import { JobRunner } from '@docsvc/core/sdk'
 import { PgBoss } from 'pg-boss'
+import { PGBOSS_DEFAULTS } from './pgboss-config.ts'
 import { claimFairly, servedTableSql } from './pgboss-fair-claim.ts'
 import { notifyChannel, type PgClaimedJob, toSendOptions } from './pgboss-jobs.ts'
 
@@ -53,10 +54,11 @@ export class PgBossQueue implements QueueBackend {
     this.#databaseUrl = options.databaseUrl
     this.#schema = options.schema || DEFAULT_SCHEMA
     this.#channel = notifyChannel(this.#schema)
-    this.#pollIntervalMs = options.pollIntervalMs ?? 1000
-    this.#retryDelaySeconds = options.retryDelaySeconds ?? 1
-    this.#superviseIntervalSeconds = options.superviseIntervalSeconds ?? 10
-    this.#poolSize = options.poolSize ?? 10
+    this.#pollIntervalMs = options.pollIntervalMs ?? PGBOSS_DEFAULTS.pollIntervalMs
+    this.#retryDelaySeconds = options.retryDelaySeconds ?? PGBOSS_DEFAULTS.retryDelaySeconds
+    this.#superviseIntervalSeconds =
+      options.superviseIntervalSeconds ?? PGBOSS_DEFAULTS.superviseIntervalSeconds
+    this.#poolSize = options.poolSize ?? PGBOSS_DEFAULTS.poolSize
     this.#onError = options.onError ?? (() => {})
   }
 
