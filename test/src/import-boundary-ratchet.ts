@@ -91,6 +91,12 @@ export const KNOWN_VIOLATIONS: readonly KnownViolation[] = [
     removedBy: 'item 3',
   },
   {
+    file: 'core/src/queue/pgboss-settings.test.ts',
+    imports: '@docsvc/queue-pgboss',
+    reason: "pg-boss settings test boots the real pg-boss plugin's config section",
+    removedBy: 'item 3',
+  },
+  {
     file: 'core/src/queue/select-queue.test.ts',
     imports: '@docsvc/queue-pgboss',
     reason: 'queue selection test uses the real pg-boss plugin',
