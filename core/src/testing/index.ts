@@ -1,5 +1,11 @@
 export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from './email-contract.ts'
 export { fakeInputContext } from './fake-input-context.ts'
+export {
+  type ConformanceValidatorSubject,
+  type PdfPostProcessorSubject,
+  runConformanceValidatorContract,
+  runPdfPostProcessorContract,
+} from './pdf-pipeline-contract.ts'
 export type { ProviderSettings } from './provider-contract-checks.ts'
 export { type QueueContractStore, runQueueContract } from './queue-contract.ts'
 export { type RecordedEvent, recordedEvents } from './recorded-events.ts'
