@@ -1,3 +1,4 @@
+export { type EinvoiceProfileSubject, runEinvoiceProfileContract } from './einvoice-contract.ts'
 export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from './email-contract.ts'
 export { fakeInputContext } from './fake-input-context.ts'
 export {
