@@ -81,6 +81,7 @@ runEmailContract('SMTP (examples/plugin-delivery)', async () => {
           from: addresses(mail.from)[0] ?? '',
           to: addresses(mail.to),
           cc: addresses(mail.cc),
+          replyTo: addresses(mail.replyTo)[0],
           subject: mail.subject ?? '',
           ...(mail.text !== undefined ? { text: mail.text } : {}),
           ...(typeof mail.html === 'string' ? { html: mail.html } : {}),

@@ -12,7 +12,7 @@ export const SmtpConfig = Type.Object({
   host: Type.String({ minLength: 1, maxLength: 253 }),
   port: Type.Integer({ minimum: 1, maximum: 65535, default: 587 }),
   username: Type.String({ minLength: 1, maxLength: 320 }),
-  /** STARTTLS before authenticating; false only for a relay on the same host or network */
+  /** STARTTLS before authenticating; false uses it only when the server offers it (a relay on the same host) */
   require_tls: Type.Boolean({ default: true }),
   attachment_budget_bytes: Type.Integer({ minimum: 1, maximum: 25 * MiB, default: 6 * MiB }),
   max_per_second: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
@@ -71,7 +71,6 @@ export function createSmtpEmail({ config, credentials }) {
       port: config.port,
       secure: false,
       requireTLS: config.require_tls,
-      ignoreTLS: !config.require_tls,
       auth: { user: config.username, pass: credentials.password },
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,

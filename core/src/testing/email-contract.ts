@@ -32,6 +32,7 @@ export interface ReceivedEmail {
   /** the visible To and Cc addresses (never a Bcc) */
   to: string[]
   cc: string[]
+  replyTo: string | undefined
   subject: string
   text?: string
   html?: string
@@ -132,7 +133,12 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
       for (const address of [to.address, cc.address, bcc.address]) {
         const [got, ...more] = await subject.received(address)
         expect(more).toEqual([])
-        expect(got).toMatchObject({ subject: 'Invoice INV-7 ✓', to: [to.address], cc: [cc.address] })
+        expect(got).toMatchObject({
+          subject: 'Invoice INV-7 ✓',
+          to: [to.address],
+          cc: [cc.address],
+          replyTo: subject.from.address,
+        })
         expect(got!.text?.trim()).toBe('Attached.')
         expect(got!.html).toContain('<b>INV-7</b>')
         expect(got!.attachments.map((a) => [a.filename, a.contentType, a.bytes])).toEqual([
