@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -28,6 +28,30 @@ describe('the delivery example plugin registers through definePlugin', () => {
       },
     } as never)
     expect(added).toEqual(deliveryPlugin.provides)
+  })
+})
+
+describe('the drop folder beyond the contract', () => {
+  it('refuses a path through a symlink that leads out of the share, and writes nothing there', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'docsvc-drop-'))
+    const outside = mkdtempSync(path.join(tmpdir(), 'docsvc-outside-'))
+    const token = 'drop-folder-token-0123456789'
+    writeFileSync(path.join(root, '.docsvc-access'), accessFileFor(token))
+    symlinkSync(outside, path.join(root, 'escape'))
+    try {
+      const folder = folderStorage.create(
+        { config: { root, max_object_bytes: 1024 }, credentials: { access_token: token } },
+        { log: { info() {}, warn() {}, error() {}, debug() {} } },
+      )
+      const attempt = folder.put({ bytes: Buffer.from('x') }, 'escape/sub/a.pdf', 'application/pdf', {
+        signal: AbortSignal.timeout(5000),
+      })
+      await expect(attempt).rejects.toMatchObject({ kind: 'permanent', reason: 'invalid_path' })
+      expect(readdirSync(outside)).toEqual([])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+      rmSync(outside, { recursive: true, force: true })
+    }
   })
 })
 

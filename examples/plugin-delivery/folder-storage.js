@@ -97,14 +97,23 @@ export function createFolderStorage({ config, credentials }) {
    */
   async function write(file, relative, signal) {
     const realRoot = await openRoot()
-    const target = path.join(realRoot, ...relative.split('/'))
-    await mkdir(path.dirname(target), { recursive: true })
-    // a symlinked folder inside the share must not lead out of it
-    const realDir = await realpath(path.dirname(target))
-    if (realDir !== realRoot && !realDir.startsWith(realRoot + path.sep)) {
-      throw new StorageFailure('permanent', 'invalid_path', 'the path leads out of the folder')
+    const segments = relative.split('/')
+    const name = /** @type {string} */ (segments.pop())
+    // one folder at a time, each checked before anything is made in it: a symlinked folder
+    // inside the share must not lead out of it
+    let realDir = realRoot
+    for (const segment of segments) {
+      const next = path.join(realDir, segment)
+      await mkdir(next).catch((/** @type {NodeJS.ErrnoException} */ error) => {
+        if (error.code !== 'EEXIST') throw error
+      })
+      realDir = await realpath(next)
+      if (!realDir.startsWith(realRoot + path.sep)) {
+        throw new StorageFailure('permanent', 'invalid_path', 'the path leads out of the folder')
+      }
     }
-    const temp = path.join(realDir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.part`)
+    const target = path.join(realDir, name)
+    const temp = path.join(realDir, `.${name}.${randomBytes(6).toString('hex')}.part`)
     try {
       if ('bytes' in file) await writeFile(temp, file.bytes, { signal, flag: 'wx' })
       else await pipeline(createReadStream(file.path), createWriteStream(temp, { flags: 'wx' }), { signal })
