@@ -134,7 +134,6 @@ export type {
 export { isStagedFile } from './render-contracts.ts'
 export {
   checkStoragePut,
-  checkStorageSource,
   STORAGE_PROBE_STEPS,
   StorageFailure,
   type StorageFailureReason,

@@ -6,7 +6,6 @@ import {
   type ProbeOptions,
   type ProbeReport,
   ProviderFailure,
-  sourceSize,
 } from './provider-contracts.ts'
 
 // A storage destination (SPEC 2.8, 4.7) is an instance of a provider factory: the factory
@@ -130,9 +129,4 @@ export interface StorageProviderFactory<C extends TObject = TObject, K extends T
     settings: { config: Static<C>; credentials: Static<K> },
     ctx: StorageProviderContext,
   ): StorageProvider
-}
-
-/** the size rule on a source, for providers that check before reading it */
-export function checkStorageSource(limits: StorageLimits, path: string, file: ByteSource): void {
-  checkStoragePut(limits, path, sourceSize(file))
 }
