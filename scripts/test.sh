@@ -6,4 +6,6 @@ cd "$DOCSVC_ROOT"
 bash scripts/ensure-postgres.sh
 echo "== lint"; npx biome check .
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
+# the example plugins are JavaScript outside the workspaces; their JSDoc types checked against the SDK
+for example in examples/*/; do npx tsc --noEmit -p "$example"; done
 echo "== tests"; npx vitest run "$@"

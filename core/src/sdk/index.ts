@@ -2,11 +2,13 @@
 
 export { mapWithLimit } from '../kernel/map-with-limit.ts'
 export type {
+  ConformanceValidator,
   EinvoiceProfile,
   EmailProviderFactory,
   ExtensionPoint,
   InputPlugin,
   OutputPlugin,
+  PdfPostProcessor,
   PdfTool,
   Registries,
   StorageProviderFactory,
@@ -45,10 +47,62 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
+export {
+  type EinvoiceModel,
+  type EinvoiceSyntax,
+  type EinvoiceWriteOptions,
+  type EinvoiceXmlValidator,
+  einvoiceFilename,
+} from './einvoice-contracts.ts'
+export {
+  checkEmailMessage,
+  type DeliveryEvent,
+  type DeliveryEventType,
+  type DeliveryWebhookRequest,
+  EMAIL_PROBE_STEPS,
+  type EmailAddress,
+  type EmailAttachment,
+  type EmailCapabilities,
+  EmailFailure,
+  type EmailFailureReason,
+  type EmailLimits,
+  type EmailMessage,
+  type EmailProbeOptions,
+  type EmailProbeReport,
+  type EmailProvider,
+  type EmailProviderContext,
+  type EmailSendOptions,
+  type SentEmail,
+} from './email-contracts.ts'
 export { type FairClaimPlan, type GroupState, planFairClaims, UNGROUPED } from './fair-claim.ts'
 export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
 export { checkJobOptions } from './job-options.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
+export {
+  type ConformanceReport,
+  conformanceReport,
+  type Finding,
+  type FindingSeverity,
+  orderPostProcessors,
+  PDF_POST_PROCESS_PHASES,
+  type PdfPostProcessContext,
+  type PdfPostProcessPhase,
+  type PdfPostProcessResult,
+} from './pdf-pipeline-contracts.ts'
+export {
+  type ByteSource,
+  CredentialField,
+  type FailureKind,
+  isProviderFailure,
+  type ProbeOptions,
+  type ProbeReport,
+  type ProbeStep,
+  ProviderFailure,
+  readableCredentialFields,
+  runProbeSteps,
+  sourceBytes,
+  sourceSize,
+} from './provider-contracts.ts'
 export type {
   Job,
   JobGroup,
@@ -78,3 +132,14 @@ export type {
   WaitOptions,
 } from './render-contracts.ts'
 export { isStagedFile } from './render-contracts.ts'
+export {
+  checkStoragePut,
+  STORAGE_PROBE_STEPS,
+  StorageFailure,
+  type StorageFailureReason,
+  type StorageLimits,
+  type StorageProvider,
+  type StorageProviderContext,
+  type StoragePutOptions,
+  type StoredObject,
+} from './storage-contracts.ts'

@@ -1,6 +1,16 @@
+export { type EinvoiceProfileSubject, runEinvoiceProfileContract } from './einvoice-contract.ts'
+export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from './email-contract.ts'
 export { fakeInputContext } from './fake-input-context.ts'
+export {
+  type ConformanceValidatorSubject,
+  type PdfPostProcessorSubject,
+  runConformanceValidatorContract,
+  runPdfPostProcessorContract,
+} from './pdf-pipeline-contract.ts'
+export type { ProviderSettings } from './provider-contract-checks.ts'
 export { type QueueContractStore, runQueueContract } from './queue-contract.ts'
 export { type RecordedEvent, recordedEvents } from './recorded-events.ts'
+export { runStorageContract, type StorageContractSubject } from './storage-contract.ts'
 export { storedText } from './stored-text.ts'
 export { createPgSchema, TEST_DATABASE_URL, TEST_DIALECTS, type TestDialect } from './test-databases.ts'
 export {

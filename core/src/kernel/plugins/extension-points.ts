@@ -1,6 +1,10 @@
+import type { EinvoiceProfile } from '../../sdk/einvoice-contracts.ts'
+import type { EmailProviderFactory } from '../../sdk/email-contracts.ts'
 import type { FileStoreFactory } from '../../sdk/file-contracts.ts'
+import type { ConformanceValidator, PdfPostProcessor } from '../../sdk/pdf-pipeline-contracts.ts'
 import type { QueueBackendFactory } from '../../sdk/queue-contracts.ts'
 import type { RenderInput, RenderOutput } from '../../sdk/render-contracts.ts'
+import type { StorageProviderFactory } from '../../sdk/storage-contracts.ts'
 import { Registry } from './registry.ts'
 
 // The extension points of DESIGN.md §4. Each value type is the contract a plugin implements;
@@ -84,26 +88,18 @@ export interface PdfTool {
   run(sources: PdfToolSource[], options: Record<string, unknown>, ctx: PdfToolContext): Promise<PdfToolOutput>
 }
 
-export interface EinvoiceProfile {
-  readonly id: string
-  [member: string]: unknown
-}
-
-/** Factory of a storage destination's uploader; destinations are instances of it. */
-export interface StorageProviderFactory {
-  readonly id: string
-  [member: string]: unknown
-}
-
-export interface EmailProviderFactory {
-  readonly id: string
-  [member: string]: unknown
-}
+// Typed in the SDK (decision 0033); re-exported here under the names the registries use.
+export type { EinvoiceProfile } from '../../sdk/einvoice-contracts.ts'
+export type { EmailProviderFactory } from '../../sdk/email-contracts.ts'
+export type { ConformanceValidator, PdfPostProcessor } from '../../sdk/pdf-pipeline-contracts.ts'
+export type { StorageProviderFactory } from '../../sdk/storage-contracts.ts'
 
 export interface Registries {
   inputs: Registry<InputPlugin>
   outputs: Registry<OutputPlugin>
   pdfTools: Registry<PdfTool>
+  pdfPostProcessors: Registry<PdfPostProcessor>
+  conformanceValidators: Registry<ConformanceValidator>
   einvoiceProfiles: Registry<EinvoiceProfile>
   storageProviders: Registry<StorageProviderFactory>
   emailProviders: Registry<EmailProviderFactory>
@@ -117,6 +113,8 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'inputs',
   'outputs',
   'pdfTools',
+  'pdfPostProcessors',
+  'conformanceValidators',
   'einvoiceProfiles',
   'storageProviders',
   'emailProviders',
@@ -128,6 +126,8 @@ const LABELS: Record<ExtensionPoint, string> = {
   inputs: 'input',
   outputs: 'output',
   pdfTools: 'PDF tool',
+  pdfPostProcessors: 'PDF post-processor',
+  conformanceValidators: 'conformance validator',
   einvoiceProfiles: 'e-invoice profile',
   storageProviders: 'storage provider',
   emailProviders: 'email provider',
