@@ -45,6 +45,15 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
+export type {
+  DocumentBuilder,
+  DocumentSource,
+  SceneRenderer,
+  SceneRenderOptions,
+  TemplateEngine,
+  TemplateRendering,
+  TemplateRunOptions,
+} from './document-contracts.ts'
 export { type FairClaimPlan, type GroupState, planFairClaims, UNGROUPED } from './fair-claim.ts'
 export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
 export { checkJobOptions } from './job-options.ts'

@@ -1,3 +1,4 @@
+import type { DocumentBuilder, SceneRenderer, TemplateEngine } from '../../sdk/document-contracts.ts'
 import type { FileStoreFactory } from '../../sdk/file-contracts.ts'
 import type { QueueBackendFactory } from '../../sdk/queue-contracts.ts'
 import type { RenderInput, RenderOutput } from '../../sdk/render-contracts.ts'
@@ -109,6 +110,9 @@ export interface Registries {
   emailProviders: Registry<EmailProviderFactory>
   queueBackends: Registry<QueueBackendFactory>
   fileStores: Registry<FileStoreFactory>
+  templateEngines: Registry<TemplateEngine>
+  documentBuilders: Registry<DocumentBuilder>
+  sceneRenderers: Registry<SceneRenderer>
 }
 
 export type ExtensionPoint = keyof Registries
@@ -122,6 +126,9 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'emailProviders',
   'queueBackends',
   'fileStores',
+  'templateEngines',
+  'documentBuilders',
+  'sceneRenderers',
 ]
 
 const LABELS: Record<ExtensionPoint, string> = {
@@ -133,6 +140,9 @@ const LABELS: Record<ExtensionPoint, string> = {
   emailProviders: 'email provider',
   queueBackends: 'queue backend',
   fileStores: 'file store',
+  templateEngines: 'template engine',
+  documentBuilders: 'document builder',
+  sceneRenderers: 'scene renderer',
 }
 
 export function createRegistries(): Registries {
