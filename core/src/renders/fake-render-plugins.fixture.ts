@@ -1,4 +1,7 @@
 import { chromiumPlugin } from '@docsvc/chromium'
+import { imageCanvasPlugin } from '@docsvc/image-canvas'
+import { htmlDocumentBuilder, liquidTemplateEngine } from '@docsvc/input-html'
+import { markdownDocumentBuilder } from '@docsvc/input-markdown'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
@@ -143,8 +146,25 @@ export const FAKE_OUTPUT_BUILTINS = [
   fakeOutputsPlugin,
 ] as PluginManifest<never>[]
 
+/**
+ * The real template engine and document builders of the html and markdown inputs, without their
+ * inputs (the fake render plugin has its own `html`): templates and previews work as in production.
+ */
+export const fakeRenderTemplatingPlugin = definePlugin({
+  id: 'fake-render-templating',
+  apiVersion: '^1',
+  provides: { templateEngines: ['liquid'], documentBuilders: ['html', 'markdown'] },
+  register({ registries }) {
+    registries.templateEngines.add('liquid', liquidTemplateEngine)
+    registries.documentBuilders.add('html', htmlDocumentBuilder)
+    registries.documentBuilders.add('markdown', markdownDocumentBuilder)
+  },
+})
+
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,
   queuePgBossPlugin,
   fakeRenderPlugin,
+  fakeRenderTemplatingPlugin,
+  imageCanvasPlugin,
 ] as PluginManifest<never>[]
