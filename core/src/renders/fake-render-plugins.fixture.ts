@@ -1,4 +1,4 @@
-import { chromiumPlugin } from '@docsvc/chromium'
+import { chromiumPlugin, PdfOptionsSchema } from '@docsvc/chromium'
 import { imageCanvasPlugin } from '@docsvc/image-canvas'
 import { htmlDocumentBuilder, liquidTemplateEngine } from '@docsvc/input-html'
 import { markdownDocumentBuilder } from '@docsvc/input-markdown'
@@ -58,7 +58,11 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
   return {
     format,
     optionsSchema: Type.Object(
-      { scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })) },
+      {
+        scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
+        // the PDF tools' protect route takes its fields from the PDF output, as from Chromium's
+        ...(format === 'pdf' ? { protect: PdfOptionsSchema.properties.protect } : {}),
+      },
       { additionalProperties: false },
     ),
     async render(doc: RenderDocument, _options, ctx) {
