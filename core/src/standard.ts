@@ -1,5 +1,6 @@
 import { chromiumPlugin } from '@docsvc/chromium'
 import { filestoreS3Plugin } from '@docsvc/filestore-s3'
+import { imageCanvasPlugin } from '@docsvc/image-canvas'
 import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
@@ -18,4 +19,5 @@ export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   chromiumPlugin,
   filestoreS3Plugin,
   pdfToolsPlugin,
+  imageCanvasPlugin,
 ] as PluginManifest<never>[]

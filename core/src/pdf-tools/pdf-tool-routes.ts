@@ -2,11 +2,12 @@ import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Cradle } from '../kernel/container.ts'
+import { ProblemError } from '../kernel/problem-error.ts'
 import { normaliseRender, type SharedBody } from '../renders/render-request.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from '../renders/render-responses.ts'
 import { pdfToolInput } from './pdf-tool-request.ts'
-import { TOOL_FIELDS, TOOL_SUMMARIES, ToolCommonFields } from './pdf-tool-schemas.ts'
+import { protectSchemaOf, TOOL_SUMMARIES, ToolCommonFields, toolFields } from './pdf-tool-schemas.ts'
 
 type Fields = Record<string, unknown>
 
@@ -21,7 +22,9 @@ export async function pdfToolRoutes(
   { container }: { container: AwilixContainer<Cradle> },
 ) {
   const deps = container.cradle
-  for (const [tool, fields] of Object.entries(TOOL_FIELDS)) {
+  // the plugins registered before the HTTP app is built, so the PDF output's schema is known here
+  const protect = protectSchemaOf(deps.plugins.registries.outputs.get('pdf')?.optionsSchema)
+  for (const [tool, fields] of Object.entries(toolFields(protect))) {
     app.post(
       `/pdf-tools/${tool}`,
       {
@@ -34,6 +37,12 @@ export async function pdfToolRoutes(
         },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
+        if (tool === 'protect' && !protect) {
+          throw new ProblemError(
+            'service_unavailable',
+            'This installation has no output "pdf" defining the protect options: no plugin registered it.',
+          )
+        }
         const body = request.body as Fields
         const auth = request.auth!
         const input = pdfToolInput(tool, body)

@@ -1,10 +1,10 @@
-import { PdfOptionsSchema } from '@docsvc/chromium'
-import { type TProperties, Type } from 'typebox'
+import { type TObject, type TProperties, type TSchema, Type } from 'typebox'
 import { ConvenienceFields, SharedRenderFields } from '../renders/render-schemas.ts'
 import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
 
 // Request bodies of the PDF tools (SPEC 4.4). The protect fields are those of the `pdf.protect`
-// render option, taken from the one schema that defines them.
+// render option, taken from the one schema that defines them: the options schema the PDF output
+// plugin registered (core imports no plugin, decision 0036), read when the routes are built.
 
 const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()])
 
@@ -32,53 +32,63 @@ export const ToolCommonFields: TProperties = {
   webhook_url: ConvenienceFields.webhook_url,
 }
 
-const protect = PdfOptionsSchema.properties.protect
+/** The `protect` object of a PDF output's options schema, when it has one. */
+export function protectSchemaOf(pdfOptions: TSchema | undefined): TObject | undefined {
+  const protect = (pdfOptions as Partial<TObject> | undefined)?.properties?.protect
+  return protect && (protect as Partial<TObject>).properties ? (protect as TObject) : undefined
+}
 
-export const TOOL_FIELDS: Record<string, TProperties> = {
-  merge: {
-    sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
-    bookmarks: Type.Optional(Type.Union([Type.Literal('filenames'), Type.Literal('none')])),
-  },
-  metadata: {
-    source: PdfSourceSpecSchema,
-    set: Type.Optional(
-      Type.Union([
-        Type.Object(
-          {
-            title: Type.Optional(Text(2000)),
-            author: Type.Optional(Text(2000)),
-            subject: Type.Optional(Text(2000)),
-            keywords: Type.Optional(
-              Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
-            ),
-            creator: Type.Optional(Text(2000)),
-            producer: Type.Optional(Text(2000)),
-            lang: Type.Optional(Text(35)),
-          },
-          { additionalProperties: false },
-        ),
-        Type.Null(),
-      ]),
-    ),
-  },
-  protect: { source: PdfSourceSpecSchema, ...protect.properties },
-  rotate: {
-    source: PdfSourceSpecSchema,
-    degrees: Type.Union([90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d))),
-    pages: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, default: 'all' })),
-  },
-  split: {
-    source: PdfSourceSpecSchema,
-    ranges: Type.Optional(
-      Type.Union([
-        Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 200 }),
-        Type.Null(),
-      ]),
-    ),
-    every: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-    zip: Type.Optional(Type.Boolean()),
-  },
-  unlock: { source: PdfSourceSpecSchema, password: Type.String({ maxLength: 1000 }) },
+/**
+ * Each tool's own fields. Without a PDF output that defines `protect`, the protect tool takes only
+ * its source and its route refuses with service_unavailable (see pdf-tool-routes.ts).
+ */
+export function toolFields(protect: TObject | undefined): Record<string, TProperties> {
+  return {
+    merge: {
+      sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
+      bookmarks: Type.Optional(Type.Union([Type.Literal('filenames'), Type.Literal('none')])),
+    },
+    metadata: {
+      source: PdfSourceSpecSchema,
+      set: Type.Optional(
+        Type.Union([
+          Type.Object(
+            {
+              title: Type.Optional(Text(2000)),
+              author: Type.Optional(Text(2000)),
+              subject: Type.Optional(Text(2000)),
+              keywords: Type.Optional(
+                Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
+              ),
+              creator: Type.Optional(Text(2000)),
+              producer: Type.Optional(Text(2000)),
+              lang: Type.Optional(Text(35)),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ]),
+      ),
+    },
+    protect: { source: PdfSourceSpecSchema, ...protect?.properties },
+    rotate: {
+      source: PdfSourceSpecSchema,
+      degrees: Type.Union([90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d))),
+      pages: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, default: 'all' })),
+    },
+    split: {
+      source: PdfSourceSpecSchema,
+      ranges: Type.Optional(
+        Type.Union([
+          Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 200 }),
+          Type.Null(),
+        ]),
+      ),
+      every: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+      zip: Type.Optional(Type.Boolean()),
+    },
+    unlock: { source: PdfSourceSpecSchema, password: Type.String({ maxLength: 1000 }) },
+  }
 }
 
 export const TOOL_SUMMARIES: Record<string, string> = {

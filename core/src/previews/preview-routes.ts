@@ -1,5 +1,3 @@
-import { injectHead } from '@docsvc/input-html'
-import { renderLiquid } from '@docsvc/input-html/templating'
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
@@ -9,6 +7,7 @@ import { validationProblem } from '../kernel/problem-error.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RenderRecord, renderResponses } from '../renders/render-responses.ts'
 import type { TemplateType } from '../templates/template.ts'
+import { documentBuilder, templateEngine } from '../templates/template-capabilities.ts'
 import { renderTemplateHtml } from '../templates/template-document.ts'
 import type { PreviewRequest } from './preview-source.ts'
 
@@ -123,12 +122,18 @@ export async function previewRoutes(
         strictVariables: b.strict_undefined === true,
         ...(b.partials ? { partials: b.partials } : {}),
       }
-      const page = await renderTemplateHtml(source.type, source.content, source.data, run)
+      const { registries } = deps.plugins
+      const page = await renderTemplateHtml(registries, source.type, source.content, source.data, run)
       const html = b.head
-        ? injectHead(
-            page.html,
-            await renderLiquid(b.head, source.data, { label: 'head', strictVariables: run.strictVariables }),
-          )
+        ? documentBuilder(registries, 'html').build({
+            content: page.html,
+            head: (
+              await templateEngine(registries).render(b.head, source.data, {
+                label: 'head',
+                strictVariables: run.strictVariables,
+              })
+            ).output,
+          })
         : page.html
       return { object: 'html_preview' as const, template_id: source.templateId, html }
     },

@@ -1,4 +1,7 @@
-import { chromiumPlugin } from '@docsvc/chromium'
+import { chromiumPlugin, PdfOptionsSchema } from '@docsvc/chromium'
+import { imageCanvasPlugin } from '@docsvc/image-canvas'
+import { htmlDocumentBuilder, liquidTemplateEngine } from '@docsvc/input-html'
+import { markdownDocumentBuilder } from '@docsvc/input-markdown'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
@@ -55,7 +58,11 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
   return {
     format,
     optionsSchema: Type.Object(
-      { scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })) },
+      {
+        scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
+        // the PDF tools' protect route takes its fields from the PDF output, as from Chromium's
+        ...(format === 'pdf' ? { protect: PdfOptionsSchema.properties.protect } : {}),
+      },
       { additionalProperties: false },
     ),
     async render(doc: RenderDocument, _options, ctx) {
@@ -143,8 +150,25 @@ export const FAKE_OUTPUT_BUILTINS = [
   fakeOutputsPlugin,
 ] as PluginManifest<never>[]
 
+/**
+ * The real template engine and document builders of the html and markdown inputs, without their
+ * inputs (the fake render plugin has its own `html`): templates and previews work as in production.
+ */
+export const fakeRenderTemplatingPlugin = definePlugin({
+  id: 'fake-render-templating',
+  apiVersion: '^1',
+  provides: { templateEngines: ['liquid'], documentBuilders: ['html', 'markdown'] },
+  register({ registries }) {
+    registries.templateEngines.add('liquid', liquidTemplateEngine)
+    registries.documentBuilders.add('html', htmlDocumentBuilder)
+    registries.documentBuilders.add('markdown', markdownDocumentBuilder)
+  },
+})
+
 export const FAKE_RENDER_BUILTINS = [
   queueSqlitePlugin,
   queuePgBossPlugin,
   fakeRenderPlugin,
+  fakeRenderTemplatingPlugin,
+  imageCanvasPlugin,
 ] as PluginManifest<never>[]

@@ -47,6 +47,15 @@ export {
   type PluginManifest,
   type ProcessRole,
 } from './define-plugin.ts'
+export type {
+  DocumentBuilder,
+  DocumentSource,
+  SceneRenderer,
+  SceneRenderOptions,
+  TemplateEngine,
+  TemplateRendering,
+  TemplateRunOptions,
+} from './document-contracts.ts'
 export {
   type EinvoiceModel,
   type EinvoiceSyntax,

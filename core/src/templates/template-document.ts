@@ -1,8 +1,6 @@
-import { injectHead } from '@docsvc/input-html'
-import { renderLiquidWithWarnings } from '@docsvc/input-html/templating'
-import { type MarkdownTheme, markdownDocument } from '@docsvc/input-markdown'
 import type { RenderWarning } from '../sdk/render-contracts.ts'
 import type { TemplateContent, TemplateType } from './template.ts'
+import { documentBuilder, type TemplateCapabilities, templateEngine } from './template-capabilities.ts'
 import { partialsOf } from './template-content.ts'
 
 export interface LiquidRun {
@@ -30,19 +28,23 @@ function styleTag(css: string): string {
 
 /**
  * Liquid over the template's sources, then the document: pdf_code's HTML with its CSS in the
- * head; pdf_markdown's Markdown through the markdown input's own renderer and themes. Errors are
- * the Liquid ProblemErrors with the line and column of the source they come from.
+ * head; pdf_markdown's Markdown through the markdown builder and its themes. Errors are the
+ * template engine's ProblemErrors with the line and column of the source they come from; a
+ * missing engine or builder is service_unavailable before any source is run.
  */
 export async function renderTemplateHtml(
+  registries: TemplateCapabilities,
   type: Exclude<TemplateType, 'image_canvas'>,
   content: TemplateContent,
   data: Record<string, unknown>,
   run: LiquidRun = {},
 ): Promise<TemplateHtml> {
+  const engine = templateEngine(registries)
+  const builder = documentBuilder(registries, type === 'pdf_code' ? 'html' : 'markdown')
   const partials = { ...partialsOf(content), ...run.partials }
   const warnings: RenderWarning[] = []
   const liquid = async (source: string, label?: string) => {
-    const rendering = await renderLiquidWithWarnings(source, data, {
+    const rendering = await engine.render(source, data, {
       partials,
       strictVariables: run.strictVariables ?? false,
       ...(run.locale ? { locale: run.locale } : {}),
@@ -55,12 +57,12 @@ export async function renderTemplateHtml(
   let html: string
   if (type === 'pdf_code') {
     html = await liquid(String(content.html ?? ''))
-    if (css) html = injectHead(html, styleTag(css))
-    else if (!/<html[\s>]/i.test(html)) html = injectHead(html, '')
+    if (css) html = builder.build({ content: html, head: styleTag(css) })
+    else if (!/<html[\s>]/i.test(html)) html = builder.build({ content: html, head: '' })
   } else {
-    html = markdownDocument({
-      markdown: await liquid(String(content.markdown ?? '')),
-      theme: (content.theme as MarkdownTheme | undefined) ?? 'default',
+    html = builder.build({
+      content: await liquid(String(content.markdown ?? '')),
+      theme: (content.theme as string | undefined) ?? 'default',
       css: css ?? '',
     })
   }

@@ -1,6 +1,5 @@
-import { type CanvasImageOptions, renderScene, type Scene } from '@docsvc/image-canvas'
-import { renderLiquid } from '@docsvc/input-html/templating'
 import type { Config } from '../kernel/config.ts'
+import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
 import { renderFilename } from '../renders/render-filename.ts'
@@ -9,6 +8,7 @@ import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts
 import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
 import type { TemplateContent } from './template.ts'
+import { sceneRenderer, templateEngine } from './template-capabilities.ts'
 import { applyOverrides, renderTemplateHtml } from './template-document.ts'
 import { isPreparedTemplateInput, type TemplateRenderInput } from './template-render-input.ts'
 import type { TemplateRepository } from './template-repository.ts'
@@ -19,19 +19,23 @@ export class TemplateProducer implements RenderProducer {
   readonly #templates: TemplateRepository
   readonly #testMark: TestMark
   readonly #maxPixels: number
+  readonly #plugins: Pick<PluginSet, 'registries'>
 
   constructor({
     templateRepository,
     testMark,
     config,
+    plugins,
   }: {
     templateRepository: TemplateRepository
     testMark: TestMark
     config: Pick<Config, 'canvasMaxPixels'>
+    plugins: Pick<PluginSet, 'registries'>
   }) {
     this.#templates = templateRepository
     this.#testMark = testMark
     this.#maxPixels = config.canvasMaxPixels
+    this.#plugins = plugins
   }
 
   validate(request: RenderRequest): void {
@@ -83,6 +87,7 @@ export class TemplateProducer implements RenderProducer {
     content: TemplateContent,
   ): Promise<RenderedFile> {
     const page = await renderTemplateHtml(
+      this.#plugins.registries,
       input.template_type as 'pdf_code',
       content,
       ctx.data,
@@ -103,9 +108,9 @@ export class TemplateProducer implements RenderProducer {
 
   async #canvas(ctx: ProducerContext, scene: TemplateContent): Promise<RenderedFile> {
     const { output } = ctx.render.request
-    const file = await renderScene(scene as Scene, ctx.data, {
+    const file = await sceneRenderer(this.#plugins.registries).render(scene, ctx.data, {
       format: output.format as 'png' | 'jpeg' | 'webp' | 'pdf',
-      ...(output.image ? { image: output.image as CanvasImageOptions } : {}),
+      ...(output.image ? { image: output.image } : {}),
       fetch: ctx.fetch,
       maxPixels: this.#maxPixels,
       signal: ctx.signal,
@@ -119,7 +124,9 @@ export class TemplateProducer implements RenderProducer {
   async #filename(ctx: ProducerContext, file: RenderedFile): Promise<string | undefined> {
     const requested = ctx.render.request.filename
     if (!requested || !/\{[{%]/.test(requested)) return undefined
-    const name = await renderLiquid(requested, ctx.data, { label: 'filename' })
+    const { output: name } = await templateEngine(this.#plugins.registries).render(requested, ctx.data, {
+      label: 'filename',
+    })
     const ext = file.format === 'jpeg' ? 'jpg' : file.format
     return renderFilename(name, ctx.render.id, ext, 0, 1)
   }

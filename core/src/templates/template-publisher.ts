@@ -1,15 +1,15 @@
-import { renderScene, type Scene, validateScene } from '@docsvc/image-canvas'
-import { checkLiquidSyntax } from '@docsvc/input-html/templating'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { Db } from '../db/database.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
+import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { type FieldProblem, INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { assertDataMatches, dataSchemaError } from './data-schema.ts'
 import type { DatasetRepository } from './dataset-repository.ts'
 import type { Template, TemplateVersion } from './template.ts'
+import { sceneRenderer, templateEngine } from './template-capabilities.ts'
 import { partialsOf } from './template-content.ts'
 import { renderTemplateHtml } from './template-document.ts'
 import type { TemplateRepository } from './template-repository.ts'
@@ -63,6 +63,7 @@ interface PublisherDeps {
   eventOutbox: EventOutbox
   outboundGuard: OutboundGuard
   config: Pick<Config, 'canvasMaxPixels'>
+  plugins: Pick<PluginSet, 'registries'>
 }
 
 /**
@@ -159,17 +160,18 @@ export class TemplatePublisher {
     }
     let parsed: boolean
     if (template.type === 'image_canvas') {
-      parsed = await step('scene', true, () => validateScene(content))
+      parsed = await step('scene', true, () => sceneRenderer(this.#d.plugins.registries).validate(content))
     } else {
       const partials = partialsOf(content)
       parsed = await step('syntax', true, () => {
+        const engine = templateEngine(this.#d.plugins.registries)
         // the main source needs no label (its line and column speak for themselves); the partials
         // are checked with it, each under its own name
         const main = content[template.type === 'pdf_code' ? 'html' : 'markdown']
-        checkLiquidSyntax(String(main ?? ''), { partials })
+        engine.checkSyntax(String(main ?? ''), { partials })
         for (const label of ['header_html', 'footer_html']) {
           const source = content[label]
-          if (typeof source === 'string') checkLiquidSyntax(source, { label })
+          if (typeof source === 'string') engine.checkSyntax(source, { label })
         }
       })
     }
@@ -196,13 +198,13 @@ export class TemplatePublisher {
   async #sampleRender(template: Template, sample: Record<string, unknown>): Promise<void> {
     const { content } = template.draft
     if (template.type !== 'image_canvas') {
-      await renderTemplateHtml(template.type, content, sample)
+      await renderTemplateHtml(this.#d.plugins.registries, template.type, content, sample)
       return
     }
     // a PNG proves the data binds and the layers draw; its bytes are not kept
     const signal = AbortSignal.timeout(SAMPLE_RENDER_MS)
     const deadline = Date.now() + SAMPLE_RENDER_MS
-    await renderScene(content as Scene, sample, {
+    await sceneRenderer(this.#d.plugins.registries).render(content, sample, {
       format: 'png',
       fetch: (url, options) => this.#d.outboundGuard.fetch(url, { ...options, deadline, signal }),
       maxPixels: this.#d.config.canvasMaxPixels,

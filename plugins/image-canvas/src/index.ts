@@ -1,6 +1,7 @@
 // Image canvas templates: a scene of layers rendered to PNG, JPEG, WebP or PDF without a browser
 // (docs/decisions/0014-image-canvas-scene.md).
 export type { CanvasFormat } from './encode-output.ts'
+export { canvasSceneRenderer, imageCanvasPlugin } from './image-canvas-plugin.ts'
 export { type CanvasImageOptions, type RenderSceneOptions, renderScene } from './render-scene.ts'
 export { applySceneData } from './scene-data.ts'
 export {

@@ -177,11 +177,20 @@ describe('html input: schema and plugin', () => {
     expect(Value.Check(HtmlInputSchema, { html: '<p>x</p>', css: 'p{}' })).toBe(false)
   })
 
-  it('registers the html input', () => {
-    const added: string[] = []
-    const registries = { inputs: { add: (key: string) => added.push(key) } }
+  it('registers the html input, the liquid template engine and the html document builder', () => {
+    const added: Record<string, string[]> = {}
+    const registries = new Proxy(
+      {},
+      {
+        get: (_, point: string) => ({
+          add: (key: string) => {
+            added[point] = [...(added[point] ?? []), key]
+          },
+        }),
+      },
+    )
     inputHtmlPlugin.register({ registries } as never)
-    expect(added).toEqual(inputHtmlPlugin.provides.inputs)
-    expect(added).toEqual(['html'])
+    expect(added).toEqual(inputHtmlPlugin.provides)
+    expect(added).toEqual({ inputs: ['html'], templateEngines: ['liquid'], documentBuilders: ['html'] })
   })
 })

@@ -161,11 +161,20 @@ describe('markdown input: schema and plugin', () => {
     expect(Value.Check(MarkdownInputSchema, { markdown: '# x', allow_raw_html: 'true' })).toBe(false)
   })
 
-  it('registers the markdown input', () => {
-    const added: string[] = []
-    inputMarkdownPlugin.register({
-      registries: { inputs: { add: (key: string) => added.push(key) } },
-    } as never)
-    expect(added).toEqual(['markdown'])
+  it('registers the markdown input and the markdown document builder', () => {
+    const added: Record<string, string[]> = {}
+    const registries = new Proxy(
+      {},
+      {
+        get: (_, point: string) => ({
+          add: (key: string) => {
+            added[point] = [...(added[point] ?? []), key]
+          },
+        }),
+      },
+    )
+    inputMarkdownPlugin.register({ registries } as never)
+    expect(added).toEqual(inputMarkdownPlugin.provides)
+    expect(added).toEqual({ inputs: ['markdown'], documentBuilders: ['markdown'] })
   })
 })

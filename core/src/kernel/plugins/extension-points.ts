@@ -1,3 +1,4 @@
+import type { DocumentBuilder, SceneRenderer, TemplateEngine } from '../../sdk/document-contracts.ts'
 import type { EinvoiceProfile } from '../../sdk/einvoice-contracts.ts'
 import type { EmailProviderFactory } from '../../sdk/email-contracts.ts'
 import type { FileStoreFactory } from '../../sdk/file-contracts.ts'
@@ -105,6 +106,9 @@ export interface Registries {
   emailProviders: Registry<EmailProviderFactory>
   queueBackends: Registry<QueueBackendFactory>
   fileStores: Registry<FileStoreFactory>
+  templateEngines: Registry<TemplateEngine>
+  documentBuilders: Registry<DocumentBuilder>
+  sceneRenderers: Registry<SceneRenderer>
 }
 
 export type ExtensionPoint = keyof Registries
@@ -120,6 +124,9 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'emailProviders',
   'queueBackends',
   'fileStores',
+  'templateEngines',
+  'documentBuilders',
+  'sceneRenderers',
 ]
 
 const LABELS: Record<ExtensionPoint, string> = {
@@ -133,6 +140,9 @@ const LABELS: Record<ExtensionPoint, string> = {
   emailProviders: 'email provider',
   queueBackends: 'queue backend',
   fileStores: 'file store',
+  templateEngines: 'template engine',
+  documentBuilders: 'document builder',
+  sceneRenderers: 'scene renderer',
 }
 
 export function createRegistries(): Registries {
