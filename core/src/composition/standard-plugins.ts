@@ -6,9 +6,12 @@ import { inputUrlPlugin } from '@docsvc/input-url'
 import { pdfToolsPlugin } from '@docsvc/pdf-tools'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
-import type { PluginManifest } from './sdk/define-plugin.ts'
+import type { PluginManifest } from '../sdk/define-plugin.ts'
 
-/** The built-in plugins, listed explicitly (no folder scanning). */
+/**
+ * The built-in plugins, listed explicitly (no folder scanning). Importing this file loads every
+ * renderer (Chromium, sharp, Liquid, Markdown...): only the api and worker compositions do, lazily.
+ */
 export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   queueSqlitePlugin,
   queuePgBossPlugin,
