@@ -77,7 +77,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
 
 async function builtinPlugins(serves: boolean): Promise<PluginManifest<never>[]> {
   if (serves) return (await import('./standard-plugins.ts')).STANDARD_PLUGINS
-  return (await import('./admin-plugins.ts')).ADMIN_PLUGINS
+  return (await import('./provider-plugins.ts')).PROVIDER_PLUGINS
 }
 
 async function startWorker(core: KernelCore) {
