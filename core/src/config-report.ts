@@ -1,9 +1,9 @@
+import { STANDARD_PLUGINS } from './composition/standard-plugins.ts'
 import { type Config, loadConfig, printableConfig } from './kernel/config.ts'
 import { maskSecrets } from './kernel/config-loader.ts'
 import { loadPlugins } from './kernel/plugins/plugin-loader.ts'
 import { checkProviderChoices, type ProviderChoices } from './provider-choices.ts'
 import type { OutboundGuardApi, PluginLogger } from './sdk/define-plugin.ts'
-import { STANDARD_PLUGINS } from './standard.ts'
 
 /** What `docsvc config print` shows: every setting a process would start with, secrets masked. */
 export interface ConfigReport extends Record<string, unknown> {

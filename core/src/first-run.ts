@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
+import type { Kernel } from './composition/create-kernel.ts'
 import type { Db } from './db/database.ts'
-import type { Kernel } from './kernel/kernel.ts'
 
 export interface FirstRunResult {
   workspaceId: string

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createKernel } from './composition/create-kernel.ts'
 import { loadConfig } from './kernel/config.ts'
 import { ConfigError } from './kernel/config-loader.ts'
-import { createKernel } from './kernel/kernel.ts'
 import { createLogger } from './kernel/logger.ts'
 
 describe('a queue backend or file store no loaded plugin provides', () => {

@@ -1,7 +1,7 @@
 import { type AddressInfo, isIP } from 'node:net'
+import { createKernel, type Kernel } from './composition/create-kernel.ts'
 import { bootstrapFirstRun, firstRunBanner, firstRunJson } from './first-run.ts'
 import type { Config } from './kernel/config.ts'
-import { createKernel, type Kernel } from './kernel/kernel.ts'
 import { SHUTDOWN_DEADLINE_MS } from './kernel/shutdown.ts'
 import { installProcessGuards } from './process-guards.ts'
 import type { ProcessRole } from './sdk/define-plugin.ts'

@@ -37,11 +37,12 @@ export interface Violation {
 
 /**
  * Core files allowed to import plugins because they are the composition root: the list of what a
- * process loads has to name every built-in plugin. Issue 14 item 1/3 moves this list out of the
- * kernel; when it moves, rename the entry (a listed file that no longer exists fails the test).
+ * process loads has to name every built-in plugin. It lives in the composition root (decision 0035);
+ * when a list moves, rename its entry (a listed file that no longer exists fails the test).
  */
 export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
-  ['core/src/standard.ts', 'the list of built-in plugins every process loads'],
+  ['core/src/composition/standard-plugins.ts', 'the built-in plugins of a serving process'],
+  ['core/src/composition/provider-plugins.ts', 'the built-in providers, all an admin command loads'],
 ])
 
 /**

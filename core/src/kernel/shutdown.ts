@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify'
-
 /** What a stop may take in all: a supervisor (systemd, Kubernetes) kills the process not long after. */
 export const SHUTDOWN_DEADLINE_MS = 15_000
 /** the part of it the requests in flight (sync renders waiting for their job) may use */
@@ -9,8 +7,15 @@ const MIN_QUEUE_STOP_MS = 1_000
 /** how often a keep-alive connection whose request is answered is closed during the drain */
 const IDLE_SWEEP_MS = 50
 
+/** The part of an HTTP server a stop needs (a Fastify app is one); the kernel itself has none. */
+export interface HttpFrontDoor {
+  close(): Promise<unknown>
+  server: { closeIdleConnections(): void; closeAllConnections(): void }
+}
+
 export interface ShutdownSteps {
-  app: FastifyInstance
+  /** absent in a process without the api module (worker, admin CLI) */
+  app?: HttpFrontDoor
   /** no more jobs claimed; running ones get up to `deadlineMs`, then are failed for a retry elsewhere */
   stopWorkers(deadlineMs: number): Promise<void>
   /** plugins, container, database: nothing may use them any more */
@@ -30,14 +35,15 @@ export interface ShutdownSteps {
  */
 export async function shutDown(steps: ShutdownSteps, deadlineMs = SHUTDOWN_DEADLINE_MS): Promise<void> {
   const started = Date.now()
-  const httpClosed = steps.app.close()
+  const { app } = steps
+  const httpClosed = app?.close() ?? Promise.resolve()
   // a connection kept alive after its answer would hold the close until the client drops it
-  const idleSweep = setInterval(() => steps.app.server.closeIdleConnections(), IDLE_SWEEP_MS)
+  const idleSweep = setInterval(() => app?.server.closeIdleConnections(), IDLE_SWEEP_MS)
   await settledWithin(httpClosed, deadlineMs * DRAIN_SHARE)
   clearInterval(idleSweep)
   const left = deadlineMs - (Date.now() - started)
   await steps.stopWorkers(Math.max(MIN_QUEUE_STOP_MS, left))
-  steps.app.server.closeAllConnections()
+  app?.server.closeAllConnections()
   await httpClosed
   await steps.release()
 }

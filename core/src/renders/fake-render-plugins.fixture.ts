@@ -5,10 +5,10 @@ import { markdownDocumentBuilder } from '@docsvc/input-markdown'
 import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
+import { STANDARD_PLUGINS } from '../composition/standard-plugins.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
-import { STANDARD_PLUGINS } from '../standard.ts'
 import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:

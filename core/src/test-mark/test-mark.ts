@@ -1,6 +1,5 @@
 import { WorkerPool } from '../kernel/worker-pool/worker-pool.ts'
 import type { RenderedFile } from '../sdk/render-contracts.ts'
-import { stampTestImage } from './image-test-mark.ts'
 
 const PDF_TASK = new URL('./pdf-test-mark-task.ts', import.meta.url)
 // a tool's source may be a hostile PDF: stamping it runs in a killable thread with budgets
@@ -49,8 +48,12 @@ export const stampTestFile: TestMark = async (file, outputOptions) => {
       return { ...file, bytes: await stampPdf(file.bytes) }
     case 'png':
     case 'jpeg':
-    case 'webp':
+    case 'webp': {
+      // sharp is loaded on the first stamped image, not by every process whose container wires
+      // this in (the admin CLI loads no image library: docs/decisions/0035)
+      const { stampTestImage } = await import('./image-test-mark.ts')
       return { ...file, bytes: await stampTestImage(file.bytes, file.format, quality) }
+    }
     default:
       return file
   }

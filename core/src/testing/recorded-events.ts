@@ -1,4 +1,4 @@
-import type { Kernel } from '../kernel/kernel.ts'
+import type { Kernel } from '../composition/create-kernel.ts'
 
 export interface RecordedEvent {
   id: string

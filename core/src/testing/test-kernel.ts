@@ -4,8 +4,8 @@ import path from 'node:path'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { ApiKey } from '../api-keys/api-key.ts'
 import type { CreateKeyInput } from '../api-keys/api-key-service.ts'
+import { createKernel, type Kernel, type KernelOptions } from '../composition/create-kernel.ts'
 import { loadConfig } from '../kernel/config.ts'
-import { createKernel, type Kernel, type KernelOptions } from '../kernel/kernel.ts'
 import type { PlanLimits } from '../plans/plan.ts'
 import {
   FAKE_TEST_MARK,

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createKernel } from '../../composition/create-kernel.ts'
 import type { PluginManifest } from '../../sdk/define-plugin.ts'
 import { PLUGIN_API_VERSION } from '../../sdk/index.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../testing/index.ts'
 import { loadConfig } from '../config.ts'
-import { createKernel } from '../kernel.ts'
 import { apiVersionAccepts, type LoadPluginsOptions, loadPlugins, PluginBootError } from './plugin-loader.ts'
 import {
   fakeInput,

@@ -1,23 +1,23 @@
 import { chromiumPlugin } from '@docsvc/chromium'
-import { filestoreS3Plugin } from '@docsvc/filestore-s3'
 import { imageCanvasPlugin } from '@docsvc/image-canvas'
 import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
 import { pdfToolsPlugin } from '@docsvc/pdf-tools'
-import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
-import type { PluginManifest } from './sdk/define-plugin.ts'
+import type { PluginManifest } from '../sdk/define-plugin.ts'
+import { PROVIDER_PLUGINS } from './provider-plugins.ts'
 
-/** The built-in plugins, listed explicitly (no folder scanning). */
+/**
+ * The built-in plugins of a serving process (api, worker), listed explicitly (no folder
+ * scanning): the providers, then the renderers. Importing this file loads every renderer
+ * (Chromium, sharp, Liquid, Markdown...): the composition root does so lazily, never for the cli.
+ */
 export const STANDARD_PLUGINS: PluginManifest<never>[] = [
-  queueSqlitePlugin,
-  queuePgBossPlugin,
+  ...PROVIDER_PLUGINS,
   inputHtmlPlugin,
   inputUrlPlugin,
   inputMarkdownPlugin,
   chromiumPlugin,
-  filestoreS3Plugin,
   pdfToolsPlugin,
   imageCanvasPlugin,
 ] as PluginManifest<never>[]

@@ -1,0 +1,16 @@
+import { filestoreS3Plugin } from '@docsvc/filestore-s3'
+import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
+import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
+import type { PluginManifest } from '../sdk/define-plugin.ts'
+
+/**
+ * The built-in providers every process loads, the admin CLI's (cli kind) among them: the queue
+ * backends and the file store the container's services are wired to. No renderer or input
+ * plugin, whose code (Chromium, sharp, Liquid, Markdown, pdf-lib) an admin command never runs
+ * (docs/decisions/0035).
+ */
+export const PROVIDER_PLUGINS: PluginManifest<never>[] = [
+  queueSqlitePlugin,
+  queuePgBossPlugin,
+  filestoreS3Plugin,
+] as PluginManifest<never>[]
