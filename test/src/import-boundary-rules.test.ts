@@ -28,7 +28,10 @@ write(
 write('core/src/index.ts', "export * from './sdk/index.ts'\n")
 write('core/src/sdk/index.ts', 'export const sdk = 1\n')
 write('core/src/testing/index.ts', 'export const kit = 1\n')
-write('core/src/composition/standard-plugins.ts', "import { plugin } from '@docsvc/fancy'\nexport const standard = [plugin]\n")
+write(
+  'core/src/composition/standard-plugins.ts',
+  "import { plugin } from '@docsvc/fancy'\nexport const standard = [plugin]\n",
+)
 write('core/src/renders/render-repository.ts', 'export class RenderRepository {}\n')
 write('core/src/renders/render-tables.ts', 'export interface RenderTable {}\n')
 write('core/src/renders/index.ts', "export { RenderRepository } from './render-repository.ts'\n")
