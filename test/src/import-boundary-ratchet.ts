@@ -175,25 +175,6 @@ export const KNOWN_VIOLATIONS: readonly KnownViolation[] = [
     reason: 'the workspace service looks plans up in their repository',
     removedBy: 'item 5',
   },
-  // a feature queries another feature's table
-  {
-    file: 'core/src/account/usage-repository.ts',
-    imports: 'table billed_renders',
-    reason: 'usage counts read the billing rows renders writes',
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/account/usage-repository.ts',
-    imports: 'table renders',
-    reason: 'usage grouped by input/output joins the renders table',
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/webhooks/webhook-dispatcher.ts',
-    imports: 'table renders',
-    reason: "the dispatcher reads a render's inline webhook from its request",
-    removedBy: 'item 5',
-  },
   // a plugin or provider reaches past the SDK
   {
     file: 'plugins/chromium/bench/raw-vs-pool.ts',

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import type { Cradle } from '../kernel/container.ts'
+import { BilledRenderCounts } from '../renders/billed-render-counts.ts'
 import { GRANULARITIES, GROUP_BYS, MAX_SPAN_DAYS, parseUsageQuery } from './usage-query.ts'
-import { UsageRepository } from './usage-repository.ts'
 import { usageSeries } from './usage-series.ts'
 
 const UsageQuery = Type.Object(
@@ -68,7 +68,7 @@ export async function usageRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },
 ) {
-  const usage = new UsageRepository(container.cradle.db)
+  const billed = new BilledRenderCounts(container.cradle.db)
 
   app.get<{ Querystring: Static<typeof UsageQuery> }>(
     '/usage',
@@ -92,7 +92,9 @@ export async function usageRoutes(
     },
     async (request) => {
       const window = parseUsageQuery(request.query)
-      const counts = await usage.count(request.auth!.workspace.id, window)
+      // region is the installation's own (config.region): the series adds it, the count needs no group
+      const groupBy = window.groupBy === 'region' ? null : window.groupBy
+      const counts = await billed.count(request.auth!.workspace.id, { ...window, groupBy })
       return usageSeries(window, counts, container.cradle.config.region)
     },
   )

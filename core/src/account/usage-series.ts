@@ -1,5 +1,5 @@
+import type { UsageCount } from '../renders/billed-render-counts.ts'
 import { BUCKET_MS, type GroupBy, type UsageWindow } from './usage-query.ts'
-import type { UsageCount } from './usage-repository.ts'
 
 export interface UsageGroup {
   key: string | null

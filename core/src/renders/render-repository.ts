@@ -59,6 +59,9 @@ export interface RenderListFilter {
   limit: number
 }
 
+/** A render's own webhook, as its request names it. */
+export type InlineRenderWebhook = NonNullable<RenderRequest['webhook']>
+
 export interface FinishPatch {
   status: 'succeeded' | 'failed'
   result?: Record<string, unknown> | null
@@ -413,6 +416,28 @@ export class RenderRepository {
       await trx.deleteFrom('render_logs').where('render_id', '=', id).execute()
       await trx.deleteFrom('renders').where('id', '=', id).execute()
     })
+  }
+
+  /**
+   * The renders' own `webhook` (SPEC 2.16) by render id, for those that have one; `reader` is the
+   * caller's transaction when it reads inside one.
+   */
+  async webhooksOf(
+    renderIds: readonly string[],
+    reader: Kysely<Database> = this.#db.kysely,
+  ): Promise<Map<string, InlineRenderWebhook>> {
+    const found = new Map<string, InlineRenderWebhook>()
+    if (renderIds.length === 0) return found
+    const rows = await reader
+      .selectFrom('renders')
+      .select(['id', 'request'])
+      .where('id', 'in', [...renderIds])
+      .execute()
+    for (const row of rows) {
+      const webhook = fromJson<Partial<RenderRequest>>(row.request, {}).webhook
+      if (webhook) found.set(row.id, webhook)
+    }
+    return found
   }
 
   async billedSince(workspaceId: string, since: string): Promise<number> {

@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely'
 import { currentCycle } from '../account/account-view.ts'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { Database } from '../db/schema.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
@@ -13,7 +15,7 @@ import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
 import type { RenderProducers } from './render-producers.ts'
-import type { RenderRepository } from './render-repository.ts'
+import type { InlineRenderWebhook, RenderRepository } from './render-repository.ts'
 import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
 
@@ -209,6 +211,17 @@ export class RenderService {
         },
       )
     }
+  }
+
+  /**
+   * The renders' own webhooks by render id, for the webhook dispatcher: it reaches a render's
+   * request through this service, not the renders table. `reader` is the caller's transaction.
+   */
+  inlineWebhooks(
+    renderIds: readonly string[],
+    reader?: Kysely<Database>,
+  ): Promise<Map<string, InlineRenderWebhook>> {
+    return this.#renders.webhooksOf(renderIds, reader)
   }
 
   async get(auth: AuthContext, id: string): Promise<Render> {

@@ -1,10 +1,9 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { Db } from '../db/database.ts'
-import { fromJson } from '../db/json-columns.ts'
 import type { Database } from '../db/schema.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { EventEnvelope } from '../events/event-types.ts'
-import type { RenderRequest } from '../renders/render.ts'
+import type { RenderService } from '../renders/render-service.ts'
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.ts'
 import type { WebhookEndpoint } from './webhook-endpoint.ts'
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.ts'
@@ -30,6 +29,7 @@ export class WebhookDispatcher {
   readonly #deliveries: WebhookDeliveryRepository
   readonly #scheduler: WebhookScheduler
   readonly #settings: WebhookSettings
+  readonly #renders: Pick<RenderService, 'inlineWebhooks'>
 
   constructor(deps: {
     db: Db
@@ -38,6 +38,7 @@ export class WebhookDispatcher {
     webhookDeliveryRepository: WebhookDeliveryRepository
     webhookScheduler: WebhookScheduler
     webhookSettings: WebhookSettings
+    renderService: Pick<RenderService, 'inlineWebhooks'>
   }) {
     this.#db = deps.db
     this.#outbox = deps.eventOutbox
@@ -45,6 +46,7 @@ export class WebhookDispatcher {
     this.#deliveries = deps.webhookDeliveryRepository
     this.#scheduler = deps.webhookScheduler
     this.#settings = deps.webhookSettings
+    this.#renders = deps.renderService
   }
 
   /**
@@ -56,7 +58,7 @@ export class WebhookDispatcher {
       const events = await this.#outbox.claimPending(trx, limit, this.#settings.now())
       if (events.length === 0) return 0
       const endpoints = await this.#endpoints.enabledIn([...new Set(events.map((e) => e.workspace_id))], trx)
-      const inline = await inlineWebhooks(trx, events)
+      const inline = await this.#inlineWebhooks(trx, events)
       const rows = events.flatMap((event) =>
         this.#deliveriesFor(event, endpoints, inline.get(event.id) ?? null),
       )
@@ -80,30 +82,19 @@ export class WebhookDispatcher {
       )
     return rows
   }
-}
 
-/** The inline `webhook` of each render event's render, by event id. */
-async function inlineWebhooks(
-  trx: Kysely<Database>,
-  events: EventEnvelope[],
-): Promise<Map<string, InlineWebhook>> {
-  const renderIds = events
-    .filter(isRenderEvent)
-    .map(eventRenderId)
-    .filter((id): id is string => id !== null)
-  const found = new Map<string, InlineWebhook>()
-  if (renderIds.length === 0) return found
-  const rows = await trx
-    .selectFrom('renders')
-    .select(['id', 'request'])
-    .where('id', 'in', renderIds)
-    .execute()
-  const byRender = new Map(
-    rows.map((r) => [r.id, fromJson<Partial<RenderRequest>>(r.request, {}).webhook ?? null]),
-  )
-  for (const event of events) {
-    const webhook = byRender.get(eventRenderId(event) ?? '')
-    if (webhook) found.set(event.id, webhook)
+  /** The inline `webhook` of each render event's render, by event id, read through the renders service. */
+  async #inlineWebhooks(trx: Kysely<Database>, events: EventEnvelope[]): Promise<Map<string, InlineWebhook>> {
+    const renderIds = events
+      .filter(isRenderEvent)
+      .map(eventRenderId)
+      .filter((id): id is string => id !== null)
+    const byRender = await this.#renders.inlineWebhooks([...new Set(renderIds)], trx)
+    const found = new Map<string, InlineWebhook>()
+    for (const event of events) {
+      const webhook = byRender.get(eventRenderId(event) ?? '')
+      if (webhook) found.set(event.id, webhook)
+    }
+    return found
   }
-  return found
 }

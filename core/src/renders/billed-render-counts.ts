@@ -1,6 +1,15 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import type { GroupBy, UsageWindow } from './usage-query.ts'
+
+/** A window of billed renders to count (the account feature's usage query, region aside). */
+export interface BilledCountWindow {
+  /** inclusive, ISO 8601 UTC with milliseconds (the form `billed_at` is stored in) */
+  from: string
+  /** exclusive, same form */
+  to: string
+  granularity: 'day' | 'hour'
+  groupBy: BilledCountGroup | null
+}
 
 /** Billed renders of one bucket (and one group value, when grouped). */
 export interface UsageCount {
@@ -10,33 +19,34 @@ export interface UsageCount {
   renders: number
 }
 
-// Columns a usage series can be grouped by; region is the installation's own (config.region), so
-// it needs no column.
-const GROUP_COLUMNS: Record<Exclude<GroupBy, 'region'>, string> = {
+// Columns a count can be grouped by.
+const GROUP_COLUMNS = {
   key_id: 'r.key_id',
   kind: 'b.kind',
   source: 'r.source',
   template_id: 'r.template_id',
-}
+} as const
+
+export type BilledCountGroup = keyof typeof GROUP_COLUMNS
 
 /** The prefix length of an ISO 8601 `billed_at` that names its bucket. */
 const BUCKET_LENGTH = { day: 10, hour: 13 } as const
 
 /**
  * Counts billed renders per bucket (and group) with one query that SQLite and PostgreSQL both run:
- * timestamps are ISO 8601 UTC text, so a bucket is a prefix of `billed_at`.
+ * timestamps are ISO 8601 UTC text, so a bucket is a prefix of `billed_at`. The renders feature
+ * owns the billing rows; the account feature's usage series reads them through this, not the tables.
  */
-export class UsageRepository {
+export class BilledRenderCounts {
   readonly #db: Db
 
   constructor(db: Db) {
     this.#db = db
   }
 
-  async count(workspaceId: string, window: UsageWindow): Promise<UsageCount[]> {
+  async count(workspaceId: string, window: BilledCountWindow): Promise<UsageCount[]> {
     const bucket = sql<string>`substr(${sql.ref('b.billed_at')}, 1, ${sql.lit(BUCKET_LENGTH[window.granularity])})`
-    const column =
-      window.groupBy && window.groupBy !== 'region' ? sql.ref(GROUP_COLUMNS[window.groupBy]) : undefined
+    const column = window.groupBy ? sql.ref(GROUP_COLUMNS[window.groupBy]) : undefined
     const rows = await this.#db.kysely
       .selectFrom('billed_renders as b')
       // billing rows stay countable even if their render record were gone, as GET /v1/account counts them
