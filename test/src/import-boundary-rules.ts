@@ -47,8 +47,9 @@ export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
 
 /**
  * Which feature folder owns each table: the one whose migration creates it and whose repository
- * writes it (today's migrations are central in core/src/db/migrations). Item 5 moves tables and
- * migrations into their features; a new table is added here with its owner.
+ * writes it. Features keep their migrations in `core/src/<feature>/migrations/` (listed in
+ * core/src/db/feature-migrations.ts); only the platform tables of 0001 stay in core/src/db. A new
+ * table is added here with its owner.
  */
 export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['plans', 'plans'],
