@@ -2,6 +2,9 @@ import type { Generated } from 'kysely'
 
 // Column conventions shared by both dialects: timestamps are ISO 8601 UTC text, booleans are
 // 0/1 integers, JSON is text. One repository code path then serves SQLite and PostgreSQL.
+//
+// The platform tables of migration 0001 are typed here; every other feature declares its own
+// tables in `<feature>/<feature>-tables.ts`, which joins them to `Database` below.
 
 export interface PlanTable {
   id: string
@@ -70,84 +73,11 @@ export interface RateLimitCounterTable {
   expires_at: string
 }
 
-export interface RenderTable {
-  id: string
-  workspace_id: string
-  test: number
-  status: 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'expired'
-  input_type: string
-  kind: string
-  source: string
-  output_format: string
-  reference: string | null
-  metadata: string | null
-  template_id: string | null
-  batch_id: string | null
-  key_id: string
-  mode: 'sync' | 'async'
-  priority: 'normal' | 'low'
-  request: string
-  result: string | null
-  warnings: string
-  error: string | null
-  retention_days: number
-  job_id: string | null
-  attempts: number
-  created_at: string
-  started_at: string | null
-  finished_at: string | null
-  files_expire_at: string | null
-  updated_at: string
-  /** the request's credentials, sealed with the installation key; null once the render ended */
-  secrets: string | null
-}
-
-export interface RenderFileTable {
-  id: string
-  render_id: string
-  workspace_id: string
-  position: number
-  format: string
-  content_type: string
-  size: number
-  pages: number | null
-  width: number | null
-  height: number | null
-  filename: string
-  storage_key: string
-  created_at: string
-  deleted_at: string | null
-}
-
-export interface RenderLogTable {
-  render_id: string
-  seq: number
-  at: string
-  message: string
-}
-
-export interface BilledRenderTable {
-  render_id: string
-  workspace_id: string
-  kind: string
-  billed_at: string
-}
-
-export interface EventTable {
-  id: string
-  workspace_id: string
-  type: string
-  test: number
-  created_at: string
-  /** the envelope's `data`, as JSON */
-  data: string
-  dispatched_at: string | null
-}
-
 export interface MigrationMarker {
   id: Generated<number>
 }
 
+/** Every table; features add theirs by declaration merging (`declare module '../db/schema.ts'`). */
 export interface Database {
   plans: PlanTable
   workspaces: WorkspaceTable
@@ -155,9 +85,4 @@ export interface Database {
   api_key_usage: ApiKeyUsageTable
   idempotency_keys: IdempotencyKeyTable
   rate_limit_counters: RateLimitCounterTable
-  renders: RenderTable
-  render_files: RenderFileTable
-  render_logs: RenderLogTable
-  billed_renders: BilledRenderTable
-  events: EventTable
 }

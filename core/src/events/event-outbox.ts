@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toFlag, toJson } from '../db/json-columns.ts'
-import type { Database, EventTable } from '../db/schema.ts'
+import type { Database } from '../db/schema.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
+import type { EventTable } from './event-tables.ts'
 import type { EventEnvelope, EventType } from './event-types.ts'
 
 export interface NewEvent<D extends Record<string, unknown> = Record<string, unknown>> {

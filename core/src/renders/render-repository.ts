@@ -1,10 +1,11 @@
 import { type Kysely, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
-import type { Database, RenderFileTable, RenderTable } from '../db/schema.ts'
+import type { Database } from '../db/schema.ts'
 import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
 import type { Render, RenderError, RenderFile, RenderRequest, RenderStatus } from './render.ts'
 import { endedRequest } from './render-ended-request.ts'
+import type { RenderFileTable, RenderTable } from './render-tables.ts'
 
 function toRender(row: RenderTable): Render {
   return {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts'
 import { toFlag } from '../db/json-columns.ts'
-import type { Upload, UploadTable } from './upload.ts'
+import type { Upload } from './upload.ts'
+import type { UploadTable } from './upload-tables.ts'
 
 function toUpload(row: UploadTable): Upload {
   return { ...row, test: row.test === 1 }

@@ -1,28 +1,9 @@
 // Uploads (SPEC 2.15): one file, kept 24 hours, referenced by `upload_id` (PDF tool sources,
-// batch CSVs). Its table joins the database schema from here.
+// batch CSVs). Its table is typed in upload-tables.ts.
 
 export const UPLOAD_LIFETIME_MS = 24 * 3600 * 1000
 /** SPEC 8: an upload is at most 50 MB */
 export const UPLOAD_MAX_BYTES = 50 * 1000 * 1000
-
-export interface UploadTable {
-  id: string
-  workspace_id: string
-  test: number
-  filename: string
-  content_type: string
-  size: number
-  sha256: string
-  storage_key: string
-  created_at: string
-  expires_at: string
-}
-
-declare module '../db/schema.ts' {
-  interface Database {
-    uploads: UploadTable
-  }
-}
 
 export interface Upload {
   id: string
