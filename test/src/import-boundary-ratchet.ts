@@ -134,12 +134,6 @@ export const KNOWN_VIOLATIONS: readonly KnownViolation[] = [
     removedBy: 'items 1 and 2 (features register their own services)',
   },
   {
-    file: 'core/src/pdf-tools/pdf-sources.ts',
-    imports: '../renders/render-repository.ts',
-    reason: 'PDF tools look up a source render in the renders repository',
-    removedBy: 'item 5',
-  },
-  {
     file: 'core/src/previews/preview-source.ts',
     imports: '../templates/dataset-repository.ts',
     reason: "previews read a template's dataset from its repository",

@@ -5,7 +5,7 @@ import type { FieldProblem } from '../kernel/problem-error.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import type { RenderFile } from '../renders/render.ts'
-import type { RenderRepository } from '../renders/render-repository.ts'
+import type { RenderService } from '../renders/render-service.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { GuardedFetch } from '../sdk/render-contracts.ts'
 import type { Upload } from '../uploads/upload.ts'
@@ -63,7 +63,7 @@ export function sourceShapeProblems(spec: PdfSourceSpec, at: string): FieldProbl
 
 export interface PdfSourceDeps {
   config: Pick<Config, 'mergeMaxSourceBytes'>
-  renderRepository: RenderRepository
+  renderService: Pick<RenderService, 'withFiles'>
   uploadService: UploadService
   fileStore: FileStore
   outboundGuard: OutboundGuard
@@ -175,15 +175,15 @@ export class PdfSources {
   }
 
   async #renderFile(owner: SourceOwner, renderId: string, fileId: string | undefined): Promise<RenderFile> {
-    const render = await this.#d.renderRepository.get(owner.workspaceId, owner.test, renderId)
-    if (!render) throw new ProblemError('render_not_found', `No render ${renderId}.`)
+    const found = await this.#d.renderService.withFiles(owner.workspaceId, owner.test, renderId)
+    if (!found) throw new ProblemError('render_not_found', `No render ${renderId}.`)
+    const { render, files } = found
     if (render.status !== 'succeeded') {
       throw new ProblemError(
         'invalid_pdf_source',
         `Render ${renderId} has no files (it is ${render.status}).`,
       )
     }
-    const files = await this.#d.renderRepository.files(render.id)
     const file = fileId ? files.find((f) => f.id === fileId) : files.find((f) => f.format === 'pdf')
     if (!file) {
       throw fileId

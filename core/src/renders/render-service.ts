@@ -10,7 +10,7 @@ import type { Plan } from '../plans/plan.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
-import { FINISHED_STATUSES, type Render, type RenderRequest } from './render.ts'
+import { FINISHED_STATUSES, type Render, type RenderFile, type RenderRequest } from './render.ts'
 import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
@@ -41,6 +41,11 @@ export interface CreateRenderInput {
   templateId?: string
   /** the render's kind when not a plain render (e.g. einvoice_xml) */
   kind?: string
+}
+
+export interface RenderWithFiles {
+  render: Render
+  files: RenderFile[]
 }
 
 export class RenderService {
@@ -222,6 +227,15 @@ export class RenderService {
     reader?: Kysely<Database>,
   ): Promise<Map<string, InlineRenderWebhook>> {
     return this.#renders.webhooksOf(renderIds, reader)
+  }
+
+  /**
+   * A render of one workspace and mode with its files, or null: how another feature reads a
+   * render's output (a PDF tool's `render_id` source) without the renders tables.
+   */
+  async withFiles(workspaceId: string, test: boolean, id: string): Promise<RenderWithFiles | null> {
+    const render = await this.#renders.get(workspaceId, test, id)
+    return render ? { render, files: await this.#renders.files(render.id) } : null
   }
 
   async get(auth: AuthContext, id: string): Promise<Render> {
