@@ -134,12 +134,6 @@ export const KNOWN_VIOLATIONS: readonly KnownViolation[] = [
     removedBy: 'items 1 and 2 (features register their own services)',
   },
   {
-    file: 'core/src/previews/preview-source.ts',
-    imports: '../templates/dataset-repository.ts',
-    reason: "previews read a template's dataset from its repository",
-    removedBy: 'item 5',
-  },
-  {
     file: 'core/src/renders/render-runner.ts',
     imports: '../plans/plan-repository.ts',
     reason: "the runner reads the render's plan from the plans repository",

@@ -1,6 +1,5 @@
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
-import type { DatasetRepository } from '../templates/dataset-repository.ts'
 import type { TemplateContent, TemplateType } from '../templates/template.ts'
 import { contentProblems } from '../templates/template-content.ts'
 import type { TemplateService } from '../templates/template-service.ts'
@@ -29,11 +28,9 @@ export interface PreviewSource {
  */
 export class PreviewSources {
   readonly #templates: TemplateService
-  readonly #datasets: DatasetRepository
 
-  constructor(deps: { templateService: TemplateService; datasetRepository: DatasetRepository }) {
+  constructor(deps: { templateService: TemplateService }) {
     this.#templates = deps.templateService
-    this.#datasets = deps.datasetRepository
   }
 
   async resolve(auth: AuthContext, request: PreviewRequest): Promise<PreviewSource> {
@@ -68,7 +65,7 @@ export class PreviewSources {
       const problems = contentProblems(template.type, content, '/content')
       if (problems.length > 0) throw validationProblem(problems)
     }
-    const data = request.data ?? (await this.#datasets.default(template.id))?.data ?? stored.sample_data ?? {}
+    const data = request.data ?? (await this.#templates.defaultData(template)) ?? stored.sample_data ?? {}
     return { templateId: template.id, type: template.type, content, data }
   }
 }

@@ -61,6 +61,26 @@ describe.each(TEST_DIALECTS)('previews on %s', (dialect) => {
     expect(edited.json().html).toContain('<p>Sample!</p>')
   })
 
+  it("previews a template with its default dataset's data before its sample data", async () => {
+    const id = (
+      await call('POST', '/templates', {
+        type: 'pdf_code',
+        name: 'With dataset',
+        html: '<p>{{ name }}</p>',
+        sample_data: { name: 'Sample' },
+      })
+    ).json().id
+    const dataset = await call('POST', `/templates/${id}/datasets`, {
+      name: 'Default',
+      data: { name: 'From dataset' },
+      is_default: true,
+    })
+    expect(dataset.statusCode).toBe(201)
+    const res = await call('POST', '/previews/html', { template_id: id })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().html).toContain('<p>From dataset</p>')
+  })
+
   it('makes undefined variables errors with strict_undefined (422 template_runtime_error at its place)', async () => {
     const lax = await call('POST', '/previews/html', { html: '<p>[{{ missing }}]</p>' })
     expect(lax.json().html).toContain('<p>[]</p>')

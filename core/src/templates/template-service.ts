@@ -4,6 +4,7 @@ import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import { RenderValidation } from '../renders/render-validation.ts'
+import type { DatasetRepository } from './dataset-repository.ts'
 import type { Template, TemplateContent, TemplateDraft, TemplateType, TemplateVersion } from './template.ts'
 import { contentProblems, FLAT_CONTENT_FIELDS } from './template-content.ts'
 import type { TemplateRepository } from './template-repository.ts'
@@ -34,12 +35,15 @@ export class TemplateService {
   readonly #templates: TemplateRepository
   readonly #plugins: PluginSet
   readonly #validation: RenderValidation
+  readonly #datasets: DatasetRepository
 
   constructor({
     templateRepository,
+    datasetRepository,
     plugins,
-  }: { templateRepository: TemplateRepository; plugins: PluginSet }) {
+  }: { templateRepository: TemplateRepository; datasetRepository: DatasetRepository; plugins: PluginSet }) {
     this.#templates = templateRepository
+    this.#datasets = datasetRepository
     this.#plugins = plugins
     this.#validation = new RenderValidation(plugins.registries)
   }
@@ -171,6 +175,11 @@ export class TemplateService {
     const version = await this.version(template, ref)
     await this.#templates.update(id, { live_version: version.number }, now.toISOString())
     return this.get(auth, id)
+  }
+
+  /** The data of a template's default dataset, if it has one: how other features (previews) read it. */
+  async defaultData(template: Template): Promise<Record<string, unknown> | undefined> {
+    return (await this.#datasets.default(template.id))?.data
   }
 
   /** A published version by number or `tv_` id; 404 version_not_found. */
