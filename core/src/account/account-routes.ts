@@ -65,7 +65,7 @@ export async function accountRoutes(
       return accountView({
         auth,
         plan,
-        rendersThisCycle: await container.cradle.renderRepository.billedSince(
+        rendersThisCycle: await container.cradle.renderService.billedSince(
           auth.workspace.id,
           currentCycle().start,
         ),

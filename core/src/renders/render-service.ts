@@ -238,6 +238,11 @@ export class RenderService {
     return render ? { render, files: await this.#renders.files(render.id) } : null
   }
 
+  /** Live renders a workspace was billed for since `since` (ISO 8601): the account's cycle count. */
+  billedSince(workspaceId: string, since: string): Promise<number> {
+    return this.#renders.billedSince(workspaceId, since)
+  }
+
   async get(auth: AuthContext, id: string): Promise<Render> {
     const render = await this.#renders.get(auth.workspace.id, auth.test, id)
     if (!render) throw new ProblemError('render_not_found', `No render ${id}.`)
