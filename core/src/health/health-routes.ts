@@ -52,13 +52,12 @@ export async function healthRoutes(
       } catch (err) {
         checks.queue = failed('queue', err)
       }
-      for (const p of plugins.plugins) {
-        if (!p.manifest.healthcheck) continue
+      for (const { id, check } of plugins.healthchecks) {
         try {
-          const result = await p.manifest.healthcheck()
-          checks[p.manifest.id] = result.ok ? 'ok' : failed(p.manifest.id, result.detail ?? 'unhealthy')
+          const result = await check()
+          checks[id] = result.ok ? 'ok' : failed(id, result.detail ?? 'unhealthy')
         } catch (err) {
-          checks[p.manifest.id] = failed(p.manifest.id, err)
+          checks[id] = failed(id, err)
         }
       }
       const ok = Object.values(checks).every((c) => c === 'ok')
