@@ -22,7 +22,7 @@ declare module '../kernel/container.ts' {
 
 /** Templates (SPEC 2.6, 4.9): records, drafts, versions, datasets, and template renders. */
 export const templatesModule: FeatureModule = {
-  name: 'templates',
+  id: 'templates',
   register(container) {
     container.register(
       singletons({

@@ -7,6 +7,8 @@ export class UploadSweeper {
   readonly #uploads: UploadRepository
   readonly #files: FileStore
   readonly #log: Logger
+  /** set while the timer runs */
+  #stop: (() => Promise<void>) | undefined
 
   constructor(deps: { uploadRepository: UploadRepository; fileStore: FileStore; log: Logger }) {
     this.#uploads = deps.uploadRepository
@@ -28,8 +30,9 @@ export class UploadSweeper {
     }
   }
 
-  /** Sweeps every `intervalMs` until the returned function is called. */
-  start(intervalMs = 300_000): () => Promise<void> {
+  /** Sweeps every `intervalMs` until stop(); a second start() while running changes nothing. */
+  start(intervalMs = 300_000): void {
+    if (this.#stop) return
     let running: Promise<unknown> = Promise.resolve()
     const timer = setInterval(() => {
       running = running
@@ -37,9 +40,20 @@ export class UploadSweeper {
         .catch((err) => this.#log.error({ err }, 'upload sweep failed'))
     }, intervalMs)
     timer.unref()
-    return async () => {
+    this.#stop = async () => {
       clearInterval(timer)
+      this.#stop = undefined
       await running
     }
+  }
+
+  /** Stops the timer started by start() and waits for a sweep under way; nothing when stopped. */
+  async stop(): Promise<void> {
+    await this.#stop?.()
+  }
+
+  /** true between start() and stop() */
+  get running(): boolean {
+    return this.#stop !== undefined
   }
 }
