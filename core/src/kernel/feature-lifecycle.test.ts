@@ -1,6 +1,7 @@
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { describe, expect, it } from 'vitest'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
+import { templatesModule } from '../templates/templates-module.ts'
 import { startTestKernel } from '../testing/index.ts'
 import { uploadsModule } from '../uploads/uploads-module.ts'
 import type { FeatureModule } from './feature-module.ts'
@@ -76,18 +77,20 @@ describe('the feature lifecycle', () => {
   })
 })
 
-describe('uploads as a manifest-shaped feature', () => {
-  it('runs its sweeper with the worker role only, and stops it with the kernel', async () => {
-    const api = await startTestKernel({ builtins: QUEUE, features: [uploadsModule] })
+describe('uploads and templates as manifest-shaped features', () => {
+  it('run their sweepers with the worker role only, and stop them with the kernel', async () => {
+    const features = [templatesModule, uploadsModule]
+    const api = await startTestKernel({ builtins: QUEUE, features })
     try {
       expect(api.kernel.container.cradle.uploadSweeper.running).toBe(false)
+      expect(api.kernel.container.cradle.templateTrash.running).toBe(false)
     } finally {
       await api.close()
     }
-    const worker = await startTestKernel({ builtins: QUEUE, features: [uploadsModule], roles: ['worker'] })
-    const { uploadSweeper } = worker.kernel.container.cradle
-    expect(uploadSweeper.running).toBe(true)
+    const worker = await startTestKernel({ builtins: QUEUE, features, roles: ['worker'] })
+    const { uploadSweeper, templateTrash } = worker.kernel.container.cradle
+    expect([uploadSweeper.running, templateTrash.running]).toEqual([true, true])
     await worker.close()
-    expect(uploadSweeper.running).toBe(false)
+    expect([uploadSweeper.running, templateTrash.running]).toEqual([false, false])
   })
 })

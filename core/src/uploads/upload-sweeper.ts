@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { PeriodicTask } from '../kernel/periodic-task.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { UploadRepository } from './upload-repository.ts'
 
@@ -6,14 +7,12 @@ import type { UploadRepository } from './upload-repository.ts'
 export class UploadSweeper {
   readonly #uploads: UploadRepository
   readonly #files: FileStore
-  readonly #log: Logger
-  /** set while the timer runs */
-  #stop: (() => Promise<void>) | undefined
+  readonly #task: PeriodicTask
 
   constructor(deps: { uploadRepository: UploadRepository; fileStore: FileStore; log: Logger }) {
     this.#uploads = deps.uploadRepository
     this.#files = deps.fileStore
-    this.#log = deps.log
+    this.#task = new PeriodicTask(() => this.sweep(), 'upload sweep failed', deps.log)
   }
 
   async sweep(now = new Date()): Promise<number> {
@@ -30,30 +29,17 @@ export class UploadSweeper {
     }
   }
 
-  /** Sweeps every `intervalMs` until stop(); a second start() while running changes nothing. */
+  /** Sweeps every `intervalMs` (default 5 minutes) until stop(). */
   start(intervalMs = 300_000): void {
-    if (this.#stop) return
-    let running: Promise<unknown> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running
-        .then(() => this.sweep())
-        .catch((err) => this.#log.error({ err }, 'upload sweep failed'))
-    }, intervalMs)
-    timer.unref()
-    this.#stop = async () => {
-      clearInterval(timer)
-      this.#stop = undefined
-      await running
-    }
+    this.#task.start(intervalMs)
   }
 
-  /** Stops the timer started by start() and waits for a sweep under way; nothing when stopped. */
-  async stop(): Promise<void> {
-    await this.#stop?.()
+  stop(): Promise<void> {
+    return this.#task.stop()
   }
 
   /** true between start() and stop() */
   get running(): boolean {
-    return this.#stop !== undefined
+    return this.#task.running
   }
 }
