@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import type { Cradle } from '../kernel/container.ts'
+import type { BoundHealthcheck } from '../kernel/plugins/plugin-loader.ts'
 
 const HealthBody = {
   type: 'object',
@@ -11,10 +12,13 @@ const HealthBody = {
   required: ['status'],
 } as const
 
-/** Outside /v1: /healthz says the process is up; /readyz that its database (and queue) answer. */
+/**
+ * Outside /v1: /healthz says the process is up; /readyz that its database, queue, plugins and
+ * features answer.
+ */
 export async function healthRoutes(
   app: FastifyInstance,
-  { container }: { container: AwilixContainer<Cradle> },
+  { container, healthchecks }: { container: AwilixContainer<Cradle>; healthchecks: BoundHealthcheck[] },
 ) {
   // probes carry no API key: `security: []` overrides the document-wide key requirement
   app.get(
@@ -33,7 +37,7 @@ export async function healthRoutes(
       config: { access: 'public' },
     },
     async (request, reply) => {
-      const { db, plugins, queue } = container.cradle
+      const { db, queue } = container.cradle
       // the reasons go to the log: a public probe must not tell addresses, users or versions
       const failed = (part: string, reason: unknown) => {
         request.log.warn({ part, reason: reason instanceof Error ? reason.message : reason }, 'not ready')
@@ -52,13 +56,12 @@ export async function healthRoutes(
       } catch (err) {
         checks.queue = failed('queue', err)
       }
-      for (const p of plugins.plugins) {
-        if (!p.manifest.healthcheck) continue
+      for (const { id, check } of healthchecks) {
         try {
-          const result = await p.manifest.healthcheck()
-          checks[p.manifest.id] = result.ok ? 'ok' : failed(p.manifest.id, result.detail ?? 'unhealthy')
+          const result = await check()
+          checks[id] = result.ok ? 'ok' : failed(id, result.detail ?? 'unhealthy')
         } catch (err) {
-          checks[p.manifest.id] = failed(p.manifest.id, err)
+          checks[id] = failed(id, err)
         }
       }
       const ok = Object.values(checks).every((c) => c === 'ok')

@@ -27,6 +27,10 @@ describe('GET /readyz when parts fail', () => {
         inputPlugin('unhealthy', ['unhealthy'], {
           healthcheck: () => ({ ok: false, detail: SECRET_REASONS[2] }),
         }),
+        // a healthcheck finds what its plugin registered through its context, not a module-global
+        inputPlugin('contextual', ['contextual'], {
+          healthcheck: ({ registries }) => ({ ok: registries.inputs.ownerOf('contextual') === 'contextual' }),
+        }),
       ],
     })
   })
@@ -40,7 +44,13 @@ describe('GET /readyz when parts fail', () => {
       expect(res.statusCode).toBe(503)
       expect(res.json()).toEqual({
         status: 'unavailable',
-        checks: { database: 'failed', queue: 'ok', throws: 'failed', unhealthy: 'failed' },
+        checks: {
+          database: 'failed',
+          queue: 'ok',
+          throws: 'failed',
+          unhealthy: 'failed',
+          contextual: 'ok',
+        },
       })
       for (const reason of SECRET_REASONS) expect(res.body).not.toContain(reason)
     } finally {

@@ -14,6 +14,7 @@ import { healthRoutes } from '../health/health-routes.ts'
 import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
 import type { Cradle } from '../kernel/container.ts'
 import type { FeatureModule } from '../kernel/feature-module.ts'
+import type { BoundHealthcheck } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { convenienceRoutes } from '../renders/convenience-routes.ts'
 import { renderRoutes } from '../renders/render-routes.ts'
@@ -43,6 +44,8 @@ export interface AppOptions {
   extraV1Routes?: FastifyPluginAsync[]
   /** core features whose routes join the app */
   features?: FeatureModule[]
+  /** what GET /readyz runs besides the database and the queue; default the plugins' */
+  healthchecks?: BoundHealthcheck[]
 }
 
 /** The whole HTTP surface as one Fastify instance; server.ts only listens and closes it. */
@@ -51,6 +54,7 @@ export async function buildApp({
   logger,
   extraV1Routes = [],
   features = [],
+  healthchecks = container.cradle.plugins.healthchecks,
 }: AppOptions): Promise<FastifyInstance> {
   const { config } = container.cradle
   const app: FastifyInstance = Fastify({
@@ -110,7 +114,7 @@ export async function buildApp({
     rebuild: container.cradle.renderReplays.rebuild,
   })
 
-  await app.register(healthRoutes, { container })
+  await app.register(healthRoutes, { container, healthchecks })
   await app.register(errorPageRoutes, { config })
   await app.register(fileRoutes, { container })
   await app.register(adminRoutes, { container, prefix: '/admin/v1' })

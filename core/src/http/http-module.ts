@@ -15,6 +15,7 @@ export async function startHttpModule(
     container: core.container,
     logger: core.log,
     features: core.features,
+    healthchecks: core.healthchecks,
     extraV1Routes,
   })
   await app.ready()

@@ -1,15 +1,27 @@
 import { type AwilixContainer, asClass, type BuildResolver, type DisposableResolver, Lifetime } from 'awilix'
 import type { FastifyPluginAsync } from 'fastify'
 import type { RenderProducer } from '../renders/render-producers.ts'
+import type { HealthReport, ProcessRole } from '../sdk/define-plugin.ts'
 import type { Cradle } from './container.ts'
+
+/** What a feature's start, stop and healthcheck get: its kernel's services and roles. */
+export interface FeatureContext {
+  cradle: Cradle
+  roles: ProcessRole[]
+}
 
 /**
  * A core capability beyond the render pipeline (templates, uploads, PDF tools, webhooks...),
  * wired in one place (core/src/features.ts) instead of edits to the container, the app and the
  * kernel. Its container entries extend `Cradle` by declaration merging in the feature's folder.
+ * It has the plugin manifest's shape where the two overlap (decision 0038): `id`, `requires`,
+ * `register`, `start`/`stop` per process role, `healthcheck(ctx)`.
  */
 export interface FeatureModule {
-  readonly name: string
+  /** kebab-case, unique among features */
+  readonly id: string
+  /** ids of features that must register and start first (boot fails when one is missing) */
+  readonly requires?: string[]
   /** adds the feature's services to the container (before anything resolves) */
   register?(container: AwilixContainer<Cradle>): void
   /** routes under /v1 */
@@ -18,7 +30,16 @@ export interface FeatureModule {
   readonly rootRoutes?: FastifyPluginAsync<{ container: AwilixContainer<Cradle> }>
   /** render producers for the input types this feature makes */
   producers?(cradle: Cradle): RenderProducer[]
-  /** worker role: start job handlers and background loops; the returned function stops them */
+  /** after plugins start, in `requires` order, for every process that serves (check `roles`) */
+  start?(ctx: FeatureContext): Promise<void> | void
+  /** in reverse order, before plugins stop */
+  stop?(ctx: FeatureContext): Promise<void> | void
+  /** shown in GET /readyz under the feature's id; not ok makes the instance not ready (503) */
+  healthcheck?(ctx: FeatureContext): Promise<HealthReport> | HealthReport
+  /**
+   * The pre-manifest lifecycle, kept until every feature uses start/stop: worker role only,
+   * started after the render job handler; the returned function stops it.
+   */
   startWorker?(cradle: Cradle): Promise<() => Promise<void>>
 }
 

@@ -12,9 +12,10 @@ import type { TestMark } from '../test-mark/test-mark.ts'
 import type { Config } from './config.ts'
 import { buildContainer, type Cradle } from './container.ts'
 import { ensureDataDir } from './data-dir.ts'
+import { featureHealthchecks, orderFeatures, startFeatures } from './feature-lifecycle.ts'
 import type { FeatureModule } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
-import { loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
+import { type BoundHealthcheck, loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
 
 export interface KernelBootOptions {
   config: Config
@@ -51,16 +52,20 @@ export interface KernelCore {
   queue: QueueBackend
   features: FeatureModule[]
   roles: ProcessRole[]
-  /** plugins, container, outbound guard, database: the last step of a stop */
+  /** the plugins' then the features' healthchecks, bound to this kernel (GET /readyz) */
+  healthchecks: BoundHealthcheck[]
+  /** features, plugins, container, outbound guard, database: the last step of a stop */
   release(): Promise<void>
 }
 
 /**
  * Boot in the order of DESIGN.md §4: config (given), database and migrations, plugins
- * (check, register, start for this process's roles), container.
+ * (check, register, start for this process's roles), container, then the features' start() in
+ * `requires` order (the features are ordered and checked first, before anything opens).
  */
 export async function bootKernel(options: KernelBootOptions): Promise<KernelCore> {
-  const { config, roles, features } = options
+  const { config, roles } = options
+  const features = orderFeatures(options.features)
   const log = options.logger ?? createLogger(config.logLevel)
   const outboundGuard = new OutboundGuard(config.networkAllow, {
     log,
@@ -103,6 +108,14 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
     void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
+    const featureContext = { cradle: container.cradle, roles }
+    let stopFeatures: () => Promise<void>
+    try {
+      stopFeatures = await startFeatures(features, featureContext, log)
+    } catch (err) {
+      await plugins.stop(roles)
+      throw err
+    }
     return {
       config,
       db,
@@ -112,7 +125,9 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
       queue,
       features,
       roles,
+      healthchecks: [...plugins.healthchecks, ...featureHealthchecks(features, featureContext)],
       async release() {
+        await stopFeatures()
         await plugins.stop(roles)
         await container.dispose()
         await outboundGuard.close()

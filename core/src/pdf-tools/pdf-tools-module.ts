@@ -11,7 +11,7 @@ declare module '../kernel/container.ts' {
 
 /** PDF tools (SPEC 4.4): merge, metadata, protect, rotate, split, unlock as `pdf_tool` renders. */
 export const pdfToolsModule: FeatureModule = {
-  name: 'pdf-tools',
+  id: 'pdf-tools',
   register(container) {
     container.register(singletons({ pdfSources: PdfSources }))
   },

@@ -12,7 +12,7 @@ declare module '../kernel/container.ts' {
 
 /** SPEC 4.10 previews of templates and inline content (needs the templates module). */
 export const previewsModule: FeatureModule = {
-  name: 'previews',
+  id: 'previews',
   register(container) {
     container.register(
       singletons({

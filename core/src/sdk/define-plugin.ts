@@ -45,6 +45,12 @@ export interface LifecycleContext<C> extends PluginContext<C> {
   roles: ProcessRole[]
 }
 
+/**
+ * What healthcheck() is called with: the same registries, config, log and host register() had,
+ * so a plugin finds what it made (its browser pool, its connection) without a module-global.
+ */
+export type HealthContext<C> = PluginContext<C>
+
 export interface PluginManifest<C = Record<string, unknown>> {
   /** kebab-case, unique across the installation */
   id: string
@@ -60,8 +66,11 @@ export interface PluginManifest<C = Record<string, unknown>> {
   register(ctx: PluginContext<C>): void
   start?(ctx: LifecycleContext<C>): Promise<void> | void
   stop?(ctx: LifecycleContext<C>): Promise<void> | void
-  /** shown in GET /readyz under the plugin's id; not ok makes the instance not ready (503) */
-  healthcheck?(): Promise<HealthReport> | HealthReport
+  /**
+   * shown in GET /readyz under the plugin's id; not ok makes the instance not ready (503).
+   * Takes its context; a healthcheck written without a parameter still fits.
+   */
+  healthcheck?(ctx: HealthContext<C>): Promise<HealthReport> | HealthReport
 }
 
 export interface HealthReport {

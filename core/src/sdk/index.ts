@@ -37,6 +37,7 @@ export {
 export { transferring } from '../kernel/worker-pool/worker-pool-protocol.ts'
 export {
   definePlugin,
+  type HealthContext,
   type HealthReport,
   type LifecycleContext,
   type OutboundGuardApi,

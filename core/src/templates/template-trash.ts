@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { PeriodicTask } from '../kernel/periodic-task.ts'
 import { TRASH_DAYS } from './template.ts'
 import type { TemplateRepository } from './template-repository.ts'
 
@@ -7,11 +8,11 @@ const DAY_MS = 24 * 3600 * 1000
 /** Worker housekeeping: templates in the trash longer than 30 days are purged for good (SPEC 8). */
 export class TemplateTrash {
   readonly #templates: TemplateRepository
-  readonly #log: Logger
+  readonly #task: PeriodicTask
 
   constructor({ templateRepository, log }: { templateRepository: TemplateRepository; log: Logger }) {
     this.#templates = templateRepository
-    this.#log = log
+    this.#task = new PeriodicTask(() => this.sweep(), 'template trash sweep failed', log)
   }
 
   async sweep(now = new Date()): Promise<number> {
@@ -24,18 +25,17 @@ export class TemplateTrash {
     return purged
   }
 
-  /** Sweeps every `intervalMs` until the returned function is called. */
-  start(intervalMs = 3600_000): () => Promise<void> {
-    let running: Promise<unknown> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running
-        .then(() => this.sweep())
-        .catch((err) => this.#log.error({ err }, 'template trash sweep failed'))
-    }, intervalMs)
-    timer.unref()
-    return async () => {
-      clearInterval(timer)
-      await running
-    }
+  /** Sweeps every `intervalMs` (default an hour) until stop(). */
+  start(intervalMs = 3600_000): void {
+    this.#task.start(intervalMs)
+  }
+
+  stop(): Promise<void> {
+    return this.#task.stop()
+  }
+
+  /** true between start() and stop() */
+  get running(): boolean {
+    return this.#task.running
   }
 }

@@ -22,7 +22,7 @@ declare module '../kernel/container.ts' {
 
 /** Templates (SPEC 2.6, 4.9): records, drafts, versions, datasets, and template renders. */
 export const templatesModule: FeatureModule = {
-  name: 'templates',
+  id: 'templates',
   register(container) {
     container.register(
       singletons({
@@ -40,5 +40,9 @@ export const templatesModule: FeatureModule = {
     await datasetRoutes(app, options)
   },
   producers: (cradle) => [new TemplateProducer(cradle)],
-  startWorker: async (cradle) => cradle.templateTrash.start(),
+  // the trash is emptied where jobs run: an API-only process leaves it to a worker
+  start({ cradle, roles }) {
+    if (roles.includes('worker')) cradle.templateTrash.start()
+  },
+  stop: ({ cradle }) => cradle.templateTrash.stop(),
 }

@@ -20,6 +20,8 @@ export interface TestKernelOptions {
   /** DOCSVC_* variables on top of the test defaults */
   env?: Record<string, string>
   builtins?: KernelOptions['builtins']
+  /** the core features; default every one (core/src/features.ts) */
+  features?: KernelOptions['features']
   pluginSearchPaths?: string[]
   extraV1Routes?: KernelOptions['extraV1Routes']
   /** reuse an existing PostgreSQL schema (a second process on the same database) */
@@ -88,6 +90,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       roles: options.roles ?? ['api'],
       ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
       ...(options.builtins ? { builtins: options.builtins } : {}),
+      ...(options.features ? { features: options.features } : {}),
       ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
       ...(options.resolver ? { resolver: options.resolver } : {}),

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { PeriodicTask } from '../kernel/periodic-task.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { UploadRepository } from './upload-repository.ts'
 
@@ -6,12 +7,12 @@ import type { UploadRepository } from './upload-repository.ts'
 export class UploadSweeper {
   readonly #uploads: UploadRepository
   readonly #files: FileStore
-  readonly #log: Logger
+  readonly #task: PeriodicTask
 
   constructor(deps: { uploadRepository: UploadRepository; fileStore: FileStore; log: Logger }) {
     this.#uploads = deps.uploadRepository
     this.#files = deps.fileStore
-    this.#log = deps.log
+    this.#task = new PeriodicTask(() => this.sweep(), 'upload sweep failed', deps.log)
   }
 
   async sweep(now = new Date()): Promise<number> {
@@ -28,18 +29,17 @@ export class UploadSweeper {
     }
   }
 
-  /** Sweeps every `intervalMs` until the returned function is called. */
-  start(intervalMs = 300_000): () => Promise<void> {
-    let running: Promise<unknown> = Promise.resolve()
-    const timer = setInterval(() => {
-      running = running
-        .then(() => this.sweep())
-        .catch((err) => this.#log.error({ err }, 'upload sweep failed'))
-    }, intervalMs)
-    timer.unref()
-    return async () => {
-      clearInterval(timer)
-      await running
-    }
+  /** Sweeps every `intervalMs` (default 5 minutes) until stop(). */
+  start(intervalMs = 300_000): void {
+    this.#task.start(intervalMs)
+  }
+
+  stop(): Promise<void> {
+    return this.#task.stop()
+  }
+
+  /** true between start() and stop() */
+  get running(): boolean {
+    return this.#task.running
   }
 }

@@ -15,7 +15,7 @@ declare module '../kernel/container.ts' {
 
 /** Uploads (SPEC 2.15, 4.9): files for PDF tool sources and batch CSVs, kept 24 hours. */
 export const uploadsModule: FeatureModule = {
-  name: 'uploads',
+  id: 'uploads',
   register(container) {
     container.register(
       singletons({
@@ -26,5 +26,9 @@ export const uploadsModule: FeatureModule = {
     )
   },
   v1Routes: uploadRoutes,
-  startWorker: async (cradle) => cradle.uploadSweeper.start(),
+  // the sweeper runs where jobs run: an API-only process leaves expired uploads to a worker
+  start({ cradle, roles }) {
+    if (roles.includes('worker')) cradle.uploadSweeper.start()
+  },
+  stop: ({ cradle }) => cradle.uploadSweeper.stop(),
 }

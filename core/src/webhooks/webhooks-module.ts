@@ -34,7 +34,7 @@ declare module '../kernel/container.ts' {
 
 /** Webhooks and events (SPEC 2.12-2.14, 4.11, Part 6). */
 export const webhooksModule: FeatureModule = {
-  name: 'webhooks',
+  id: 'webhooks',
   register(container) {
     container.register({
       // one object per container: tests replace its clock and timings in place

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadPlugins } from '../../../core/src/kernel/plugins/plugin-loader.ts'
+import { loadPlugins, type PluginSet } from '../../../core/src/kernel/plugins/plugin-loader.ts'
 import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
 import { quietLog } from './chromium-test-support.ts'
 import { chromiumPlugin, PdfOutput } from './index.ts'
@@ -18,6 +18,12 @@ async function load(env: NodeJS.ProcessEnv) {
       guard: new OutboundGuard([]),
     },
   })
+}
+
+async function health(plugins: PluginSet) {
+  const bound = plugins.healthchecks.find((h) => h.id === chromiumPlugin.id)
+  if (!bound) throw new Error('the chromium plugin has no healthcheck')
+  return bound.check()
 }
 
 describe('the chromium plugin', () => {
@@ -46,15 +52,32 @@ describe('the chromium plugin', () => {
   it('starts no browser for the api role, and one for the worker role', async () => {
     const api = await load({})
     await api.start(['api'])
-    expect(chromiumPlugin.healthcheck?.()).toMatchObject({ ok: true })
-    expect(((await chromiumPlugin.healthcheck?.())?.detail ?? '').includes('first render')).toBe(true)
+    expect(await health(api)).toEqual({ ok: true, detail: 'the browser starts with the first render' })
     await api.stop(['api'])
 
     const worker = await load({})
     await worker.start(['worker'])
     const pool = (worker.registries.outputs.get('pdf') as PdfOutput).pool
     expect(await pool.browserPid()).toBeGreaterThan(0)
-    expect(pool.health()).toMatchObject({ ok: true })
+    expect(await health(worker)).toMatchObject({ ok: true })
     await worker.stop(['worker'])
+  })
+
+  // two kernels in one process (tests, an embedded host): each readiness probe reports its own
+  // browser, not every browser the module ever made
+  it("reports the health of its own kernel's browser pool only", async () => {
+    const worker = await load({})
+    const api = await load({})
+    await worker.start(['worker'])
+    await api.start(['api'])
+    try {
+      const pool = (worker.registries.outputs.get('pdf') as PdfOutput).pool
+      expect(await pool.browserPid()).toBeGreaterThan(0)
+      expect(await health(api)).toEqual({ ok: true, detail: 'the browser starts with the first render' })
+      expect((await health(worker)).detail).toMatch(/renders on this browser/)
+    } finally {
+      await api.stop(['api'])
+      await worker.stop(['worker'])
+    }
   })
 })

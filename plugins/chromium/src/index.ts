@@ -1,4 +1,10 @@
-import { definePlugin, type HealthReport, type LifecycleContext, type Registries } from '@docsvc/core/sdk'
+import {
+  definePlugin,
+  type HealthContext,
+  type HealthReport,
+  type LifecycleContext,
+  type Registries,
+} from '@docsvc/core/sdk'
 import { BrowserPool } from './browser-pool.ts'
 import { type ChromiumConfig, ChromiumConfigSchema } from './chromium-config.ts'
 import { HtmlOutput } from './html-output.ts'
@@ -13,9 +19,6 @@ export { type ImageOptions, ImageOptionsSchema } from './image-options.ts'
 export { ImageOutput } from './image-output.ts'
 export { type PdfOptions, PdfOptionsSchema } from './pdf-options.ts'
 export { PdfOutput } from './pdf-output.ts'
-
-// healthcheck() gets no context; every pool this module made answers for the process
-const pools = new Set<BrowserPool>()
 
 function poolOf(registries: Registries): BrowserPool | undefined {
   const pdf = registries.outputs.get('pdf')
@@ -39,7 +42,6 @@ export const chromiumPlugin = definePlugin({
       guard: host.guard,
       log,
     })
-    pools.add(pool)
     registries.outputs.add('pdf', new PdfOutput(pool))
     for (const format of ['png', 'jpeg', 'webp'] as const)
       registries.outputs.add(format, new ImageOutput(format, pool))
@@ -49,15 +51,10 @@ export const chromiumPlugin = definePlugin({
     if (roles.includes('worker')) await poolOf(registries)?.start()
   },
   async stop({ registries }: LifecycleContext<ChromiumConfig>) {
-    const pool = poolOf(registries)
-    if (!pool) return
-    pools.delete(pool)
-    await pool.stop()
+    await poolOf(registries)?.stop()
   },
-  healthcheck(): HealthReport {
-    const reports = [...pools].map((p) => p.health())
-    const failing = reports.find((r) => !r.ok)
-    if (failing) return failing
-    return { ok: true, detail: reports.map((r) => r.detail).join('; ') || 'no browser pool' }
+  // the pool of this kernel's registries only: other kernels in the process answer for theirs
+  healthcheck({ registries }: HealthContext<ChromiumConfig>): HealthReport {
+    return poolOf(registries)?.health() ?? { ok: false, detail: 'the pdf output is not the browser pool' }
   },
 })

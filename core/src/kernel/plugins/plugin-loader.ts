@@ -1,4 +1,11 @@
-import type { LifecycleContext, PluginHost, PluginLogger, ProcessRole } from '../../sdk/define-plugin.ts'
+import type {
+  HealthReport,
+  LifecycleContext,
+  PluginContext,
+  PluginHost,
+  PluginLogger,
+  ProcessRole,
+} from '../../sdk/define-plugin.ts'
 import { PLUGIN_API_VERSION } from '../../sdk/define-plugin.ts'
 import { ENV_PREFIX } from '../config.ts'
 import { envName, loadConfigSection } from '../config-loader.ts'
@@ -28,9 +35,17 @@ export interface LoadedPlugin {
   registered: Partial<Record<ExtensionPoint, string[]>>
 }
 
+/** One plugin's healthcheck, bound to that plugin's own context. */
+export interface BoundHealthcheck {
+  id: string
+  check(): Promise<HealthReport>
+}
+
 export interface PluginSet {
   plugins: LoadedPlugin[]
   registries: Registries
+  /** the plugins that have a healthcheck, in load order (GET /readyz runs them) */
+  healthchecks: BoundHealthcheck[]
   start(roles: ProcessRole[]): Promise<void>
   stop(roles: ProcessRole[], deadlineMs?: number): Promise<void>
 }
@@ -177,20 +192,26 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
   const registries = createRegistries()
   for (const p of ordered) register(p, registries, options.log, options.host)
 
+  const contextOf = (p: LoadedPlugin): PluginContext<never> => ({
+    registries,
+    config: p.config as never,
+    log: pluginLog(options.log, p.manifest.id),
+    host: options.host,
+  })
   const lifecycle = ordered.map((p) => ({
     manifest: p.manifest,
-    context: (roles: ProcessRole[]): LifecycleContext<never> => ({
-      registries,
-      config: p.config as never,
-      log: pluginLog(options.log, p.manifest.id),
-      host: options.host,
-      roles,
-    }),
+    context: (roles: ProcessRole[]): LifecycleContext<never> => ({ ...contextOf(p), roles }),
   }))
+  const healthchecks = ordered.flatMap((p): BoundHealthcheck[] => {
+    const { healthcheck } = p.manifest
+    if (!healthcheck) return []
+    return [{ id: p.manifest.id, check: async () => healthcheck.call(p.manifest, contextOf(p)) }]
+  })
   const started: typeof lifecycle = []
   return {
     plugins: ordered,
     registries,
+    healthchecks,
     start: (roles) =>
       startAll(lifecycle, roles, started, options.log, (message) => new PluginBootError(message)),
     stop: (roles, deadlineMs = 10_000) => stopAll(started, roles, deadlineMs, options.log),

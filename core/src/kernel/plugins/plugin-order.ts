@@ -1,11 +1,10 @@
-import type { AnyManifest } from './plugin-import.ts'
-
 /**
  * Orders plugins so that each comes after the ones it requires, keeping the given order
  * otherwise. Every missing requirement and every cycle is a problem; all are returned at once.
  */
-export function orderByRequires<P extends { manifest: AnyManifest }>(
+export function orderByRequires<P extends { manifest: { id: string; requires?: string[] } }>(
   plugins: P[],
+  noun = 'plugin',
 ): { ordered: P[]; problems: string[] } {
   const byId = new Map<string, P>()
   for (const p of plugins) if (!byId.has(p.manifest.id)) byId.set(p.manifest.id, p)
@@ -17,14 +16,14 @@ export function orderByRequires<P extends { manifest: AnyManifest }>(
     if (state.get(id) === 'done') return
     if (state.get(id) === 'visiting') {
       const cycle = [...trail.slice(trail.indexOf(id)), id]
-      problems.push(`plugins require each other in a cycle: ${cycle.join(' -> ')}`)
+      problems.push(`${noun}s require each other in a cycle: ${cycle.join(' -> ')}`)
       return
     }
     state.set(id, 'visiting')
     for (const dep of p.manifest.requires ?? []) {
       const required = byId.get(dep)
       if (required) visit(required, [...trail, id])
-      else problems.push(`plugin ${id} requires plugin ${dep}, which is not installed`)
+      else problems.push(`${noun} ${id} requires ${noun} ${dep}, which is not installed`)
     }
     state.set(id, 'done')
     ordered.push(p)
