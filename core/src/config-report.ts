@@ -1,4 +1,3 @@
-import { STANDARD_PLUGINS } from './composition/standard-plugins.ts'
 import { type Config, loadConfig, printableConfig } from './kernel/config.ts'
 import { maskSecrets } from './kernel/config-loader.ts'
 import { loadPlugins } from './kernel/plugins/plugin-loader.ts'
@@ -28,7 +27,9 @@ const quiet: PluginLogger = { info() {}, warn() {}, error() {}, debug() {} }
 export async function configReport(env: NodeJS.ProcessEnv = process.env): Promise<ConfigReport> {
   const config: Config = loadConfig(env)
   const plugins = await loadPlugins({
-    builtins: STANDARD_PLUGINS,
+    // loaded here, not at the top: every admin command imports this module, and the list
+    // pulls in every renderer (Chromium, sharp, Liquid...), which they must not load
+    builtins: (await import('./composition/standard-plugins.ts')).STANDARD_PLUGINS,
     packages: config.plugins,
     searchPaths: config.pluginPaths,
     env,
