@@ -6,7 +6,7 @@ import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
-import { ConvenienceFields, SharedRenderFields } from './render-schemas.ts'
+import { ConvenienceFields, EinvoiceNotYet, SharedRenderFields } from './render-schemas.ts'
 
 const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
 const ImageFormat = Type.Optional(
@@ -53,7 +53,7 @@ const CONVENIENCE: Convenience[] = [
       html: Type.String(),
       head: Type.Optional(Type.String()),
       pdf: Options,
-      einvoice: Type.Optional(Type.Unknown()),
+      einvoice: EinvoiceNotYet,
       templating: Templating,
     },
     input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
@@ -70,7 +70,7 @@ const CONVENIENCE: Convenience[] = [
         Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
       ),
       pdf: Options,
-      einvoice: Type.Optional(Type.Unknown()),
+      einvoice: EinvoiceNotYet,
       templating: Templating,
     },
     input: (b) => ({
@@ -93,7 +93,7 @@ const CONVENIENCE: Convenience[] = [
       http: Http,
       wait: Wait,
       pdf: Options,
-      einvoice: Type.Optional(Type.Unknown()),
+      einvoice: EinvoiceNotYet,
     },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: () => 'pdf',
@@ -101,7 +101,7 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-template',
     summary: 'A template to PDF',
-    own: { ...TemplateRef, pdf: Options, einvoice: Type.Optional(Type.Unknown()) },
+    own: { ...TemplateRef, pdf: Options, einvoice: EinvoiceNotYet },
     input: templateInput,
     format: () => 'pdf',
   },
