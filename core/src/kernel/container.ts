@@ -1,7 +1,6 @@
 import {
   type AwilixContainer,
   asClass,
-  asFunction,
   asValue,
   createContainer,
   InjectionMode,
@@ -28,7 +27,6 @@ import { RateLimiter } from '../rate-limits/rate-limiter.ts'
 import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
-import { RenderProducers } from '../renders/render-producers.ts'
 import { RenderReplays } from '../renders/render-replays.ts'
 import { RenderRepository } from '../renders/render-repository.ts'
 import { RenderRunner } from '../renders/render-runner.ts'
@@ -41,7 +39,7 @@ import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
 import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
-import { type FeatureModule, singletons } from './feature-module.ts'
+import { singletons } from './feature-module.ts'
 import type { PluginSet } from './plugins/plugin-loader.ts'
 
 /** Everything the container holds; services take the parts they need from it by name. */
@@ -70,7 +68,6 @@ export interface Cradle {
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
-  renderProducers: RenderProducers
   renderReplays: RenderReplays
   renderRunner: RenderRunner
   renderSecretBox: RenderSecretBox
@@ -81,20 +78,28 @@ export interface Cradle {
   auth: AuthContext
 }
 
-export function buildContainer(parts: {
-  config: Config
-  db: Db
-  log: Logger
-  plugins: PluginSet
-  outboundGuard: OutboundGuard
-  queue: QueueBackend
-  features?: FeatureModule[]
-  testMark?: TestMark
-}) {
-  const container: AwilixContainer<Cradle> = createContainer<Cradle>({
-    injectionMode: InjectionMode.PROXY,
-    strict: true,
-  })
+/**
+ * An empty container, made before the plugins load: features register their services into it
+ * during the loader's register step; nothing resolves until the core parts join it
+ * (`registerCore`), so the order of registrations does not matter.
+ */
+export function createKernelContainer(): AwilixContainer<Cradle> {
+  return createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
+}
+
+/** The kernel's own parts and the render pipeline's services. */
+export function registerCore(
+  container: AwilixContainer<Cradle>,
+  parts: {
+    config: Config
+    db: Db
+    log: Logger
+    plugins: PluginSet
+    outboundGuard: OutboundGuard
+    queue: QueueBackend
+    testMark?: TestMark
+  },
+): AwilixContainer<Cradle> {
   const singleton = { lifetime: Lifetime.SINGLETON }
   container.register({
     config: asValue(parts.config),
@@ -130,14 +135,6 @@ export function buildContainer(parts: {
     ),
     ...fileRegistrations(parts),
     queue: asValue(parts.queue),
-  })
-  const features = parts.features ?? []
-  for (const feature of features) feature.register?.(container)
-  container.register({
-    renderProducers: asFunction(
-      (cradle: Cradle) => new RenderProducers(features.flatMap((f) => f.producers?.(cradle) ?? [])),
-      singleton,
-    ),
   })
   return container
 }

@@ -1,4 +1,5 @@
 import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
+import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
 import { templatesModule } from '../templates/templates-module.ts'
@@ -74,6 +75,57 @@ describe('the feature lifecycle', () => {
     } finally {
       await t.close()
     }
+  })
+})
+
+// One loader for both (decision 0038): requires may cross, ids are unique across, config is read
+// and checked as a plugin's is.
+describe('features and plugins in one loader', () => {
+  it('starts a feature after the plugin it requires, and names both kinds in problems', async () => {
+    const events: string[] = []
+    const plugin = {
+      id: 'disk',
+      apiVersion: '^1',
+      provides: {},
+      register() {},
+      start: () => {
+        events.push('start plugin disk')
+      },
+    } as PluginManifest<never>
+    const t = await startTestKernel({
+      builtins: [...QUEUE, plugin],
+      features: [recording('files', events, { requires: ['disk'] })],
+    })
+    expect(events).toEqual(['start plugin disk', 'start files api'])
+    await t.close()
+    await expect(
+      startTestKernel({
+        builtins: [...QUEUE, { ...plugin, id: 'files' }],
+        features: [recording('files', [])],
+      }),
+    ).rejects.toThrow('feature id "files" is used twice (builtin and feature)')
+  })
+
+  it('reads a feature’s config from DOCSVC_FEATURE_<ID>_* and refuses a bad value at boot', async () => {
+    let seen: unknown
+    const configured: FeatureModule<{ batch_size: number }> = {
+      id: 'bulk-files',
+      config: Type.Object({ batch_size: Type.Integer({ minimum: 1, default: 10 }) }),
+      register: ({ config }) => {
+        seen = config.batch_size
+      },
+    }
+    const features = [configured as FeatureModule]
+    const t = await startTestKernel({
+      builtins: QUEUE,
+      features,
+      env: { DOCSVC_FEATURE_BULK_FILES_BATCH_SIZE: '25' },
+    })
+    await t.close()
+    expect(seen).toBe(25)
+    await expect(
+      startTestKernel({ builtins: QUEUE, features, env: { DOCSVC_FEATURE_BULK_FILES_BATCH_SIZE: '0' } }),
+    ).rejects.toThrow(/feature bulk-files: DOCSVC_FEATURE_BULK_FILES_BATCH_SIZE/)
   })
 })
 

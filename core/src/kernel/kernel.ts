@@ -10,10 +10,9 @@ import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import type { Config } from './config.ts'
-import { buildContainer, type Cradle } from './container.ts'
+import { type Cradle, createKernelContainer, registerCore } from './container.ts'
 import { ensureDataDir } from './data-dir.ts'
-import { featureHealthchecks, orderFeatures, startFeatures } from './feature-lifecycle.ts'
-import type { FeatureModule } from './feature-module.ts'
+import { type FeatureModule, featureManifest } from './feature-module.ts'
 import { createLogger, pluginLogger } from './logger.ts'
 import { type BoundHealthcheck, loadPlugins, type PluginSet } from './plugins/plugin-loader.ts'
 
@@ -50,22 +49,23 @@ export interface KernelCore {
   plugins: PluginSet
   container: AwilixContainer<Cradle>
   queue: QueueBackend
+  /** in start order (`requires`), for the routes they add */
   features: FeatureModule[]
   roles: ProcessRole[]
-  /** the plugins' then the features' healthchecks, bound to this kernel (GET /readyz) */
+  /** the plugins' and features' healthchecks in start order, bound to this kernel (GET /readyz) */
   healthchecks: BoundHealthcheck[]
   /** features, plugins, container, outbound guard, database: the last step of a stop */
   release(): Promise<void>
 }
 
 /**
- * Boot in the order of DESIGN.md §4: config (given), database and migrations, plugins
- * (check, register, start for this process's roles), container, then the features' start() in
- * `requires` order (the features are ordered and checked first, before anything opens).
+ * Boot in the order of DESIGN.md §4: config (given); plugins and features checked, ordered and
+ * registered by one loader (decision 0038); database and migrations; the core's container
+ * entries; then start() of every plugin and feature in `requires` order for this process's roles.
  */
 export async function bootKernel(options: KernelBootOptions): Promise<KernelCore> {
   const { config, roles } = options
-  const features = orderFeatures(options.features)
+  const container = createKernelContainer()
   const log = options.logger ?? createLogger(config.logLevel)
   const outboundGuard = new OutboundGuard(config.networkAllow, {
     log,
@@ -74,6 +74,7 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
   ensureDataDir(config.dataDir)
   const plugins = await loadPlugins({
     builtins: options.builtins,
+    features: options.features.map((f) => featureManifest(f as FeatureModule<never>, container, roles)),
     packages: config.plugins,
     searchPaths: options.pluginSearchPaths ?? config.pluginPaths,
     env: options.env ?? process.env,
@@ -94,28 +95,23 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
   try {
     if (options.migrate ?? config.autoMigrate) await migrateToLatest(db)
     const queue = selectQueue(plugins.registries, config, options.pgSchema)
-    const container = buildContainer({
+    registerCore(container, {
       config,
       db,
       log,
       plugins,
       outboundGuard,
       queue,
-      features,
       ...(options.testMark ? { testMark: options.testMark } : {}),
     })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
     await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
-    const featureContext = { cradle: container.cradle, roles }
-    let stopFeatures: () => Promise<void>
-    try {
-      stopFeatures = await startFeatures(features, featureContext, log)
-    } catch (err) {
-      await plugins.stop(roles)
-      throw err
-    }
+    const byId = new Map(options.features.map((f) => [f.id, f]))
+    const features = plugins.plugins.flatMap((p) =>
+      p.source === 'feature' ? (byId.get(p.manifest.id) ?? []) : [],
+    )
     return {
       config,
       db,
@@ -125,9 +121,8 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
       queue,
       features,
       roles,
-      healthchecks: [...plugins.healthchecks, ...featureHealthchecks(features, featureContext)],
+      healthchecks: plugins.healthchecks,
       async release() {
-        await stopFeatures()
         await plugins.stop(roles)
         await container.dispose()
         await outboundGuard.close()
@@ -135,6 +130,7 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
       },
     }
   } catch (err) {
+    await container.dispose().catch(() => {})
     await db.close().catch(() => {})
     await outboundGuard.close().catch(() => {})
     throw err

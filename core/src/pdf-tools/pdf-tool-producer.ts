@@ -1,20 +1,18 @@
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { RenderRequest } from '../renders/render.ts'
-import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
+import type { ProducerContext, ProducerWork, Production } from '../sdk/producer-contracts.ts'
 import type { ProducedFile } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import type { PdfSources } from './pdf-sources.ts'
 import { isBilledTool } from './pdf-tool-billing.ts'
-import { checkToolRequest, PDF_TOOL_INPUT, toolInputOf } from './pdf-tool-request.ts'
+import { checkToolRequest, toolInputOf } from './pdf-tool-request.ts'
 import { markOutputs, markSources } from './pdf-tool-test-mark.ts'
 
 const CONTENT_TYPES = { pdf: 'application/pdf', zip: 'application/zip' } as const
 
 /** Makes `pdf_tool` renders: fetch the sources, run the tool of the pdfTools registry, keep its files. */
-export class PdfToolProducer implements RenderProducer {
-  readonly inputType = PDF_TOOL_INPUT
-  readonly ownsOutput = true
+export class PdfToolProducer implements ProducerWork {
   readonly #plugins: PluginSet
   readonly #sources: PdfSources
   readonly #testMark: TestMark

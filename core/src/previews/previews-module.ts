@@ -13,7 +13,7 @@ declare module '../kernel/container.ts' {
 /** SPEC 4.10 previews of templates and inline content (needs the templates module). */
 export const previewsModule: FeatureModule = {
   id: 'previews',
-  register(container) {
+  register({ container }) {
     container.register(
       singletons({
         previewSources: PreviewSources,

@@ -12,6 +12,7 @@ import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
 import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
+import type { Production } from '../sdk/producer-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
 import {
   type GuardedFetch,
@@ -34,7 +35,6 @@ import { renderFilename } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
 import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosting.ts'
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
-import type { Production, RenderProducers } from './render-producers.ts'
 import type { LogLine, RenderRepository } from './render-repository.ts'
 import { openSecrets, type RenderSecretBox } from './render-secrets.ts'
 import { renderView } from './render-view.ts'
@@ -49,7 +49,6 @@ export interface RenderRunnerDeps {
   renderCompletion: RenderCompletion
   renderFileLinks: RenderFileLinks
   renderFiles: RenderFiles
-  renderProducers: RenderProducers
   renderSecretBox: RenderSecretBox
   eventOutbox: EventOutbox
   scratchDirs: ScratchDirs
@@ -191,7 +190,7 @@ export class RenderRunner {
     logs: LogLine[],
     scratch: ScratchLease,
   ): Promise<Production> {
-    const { plugins, outboundGuard, planRepository, workspaceRepository, config, renderProducers } = this.#d
+    const { plugins, outboundGuard, planRepository, workspaceRepository, config } = this.#d
     const { request } = render
     const workspace = await workspaceRepository.get(render.workspace_id)
     const plan = workspace ? await planRepository.get(workspace.plan_id) : undefined
@@ -242,7 +241,7 @@ export class RenderRunner {
         scratchDir: base.scratchDir,
       })
     }
-    const producer = renderProducers.get(request.input.type)
+    const producer = plugins.registries.producers.get(request.input.type)
     if (producer) {
       base.log(`input ${request.input.type}`)
       return producer.produce({ ...base, ...locale, render, deadline, maxPages, data, fetch, print })

@@ -14,7 +14,6 @@ import { FINISHED_STATUSES, type Render, type RenderFile, type RenderRequest } f
 import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
-import type { RenderProducers } from './render-producers.ts'
 import type { InlineRenderWebhook, RenderRepository } from './render-repository.ts'
 import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
@@ -54,7 +53,7 @@ export class RenderService {
   readonly #config: Config
   readonly #validation: RenderValidation
   readonly #rateLimiter: RateLimiter
-  readonly #producers: RenderProducers
+  readonly #producers: PluginSet['registries']['producers']
   readonly #fileStore: FileStore
   readonly #secretBox: RenderSecretBox
 
@@ -64,13 +63,12 @@ export class RenderService {
     config: Config
     plugins: PluginSet
     rateLimiter: RateLimiter
-    renderProducers: RenderProducers
     fileStore: FileStore
     renderSecretBox: RenderSecretBox
   }) {
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
-    this.#producers = deps.renderProducers
+    this.#producers = deps.plugins.registries.producers
     this.#rateLimiter = deps.rateLimiter
     this.#renders = deps.renderRepository
     this.#queue = deps.queue

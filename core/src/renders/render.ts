@@ -1,70 +1,10 @@
-import type { FieldProblem } from '../kernel/problem-error.ts'
-import type { FileFormat, RenderWarning } from '../sdk/render-contracts.ts'
+import type { FileFormat } from '../sdk/render-contracts.ts'
+import type { RenderStatus } from '../sdk/render-records.ts'
 
-export type RenderStatus = 'queued' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'expired'
-export type DeliveryType = 'url' | 'binary' | 'base64' | 'none'
+// The record types producers see live in the SDK (a third party's producer reads them too).
+export type { DeliveryType, Render, RenderError, RenderRequest, RenderStatus } from '../sdk/render-records.ts'
 
 export const FINISHED_STATUSES: RenderStatus[] = ['succeeded', 'failed', 'canceled', 'expired']
-
-/** The request as the worker executes it: normalised at creation, stored with the render. */
-export interface RenderRequest {
-  input: { type: string } & Record<string, unknown>
-  data: Record<string, unknown> | null
-  data_url: string | null
-  output: { format: FileFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
-  /** `email` is kept to check it fits the render's hosting (email delivery comes later) */
-  delivery: { type: DeliveryType; email?: { rule_id: string }[] }
-  filename: string | null
-  /** seconds signed file URLs stay valid */
-  expires_in: number | null
-  hosted: boolean | null
-  webhook: { url: string; events?: string[] } | null
-  timeout_behavior: 'continue' | 'cancel'
-  /** input fields kept in the file store instead (render-input-bodies.ts): field -> storage key */
-  stored_bodies?: Record<string, string>
-}
-
-export interface RenderError {
-  code: string
-  message: string
-  line?: number
-  column?: number
-  excerpt?: string
-  /** every problem, each with its JSON Pointer (e.g. data_invalid, scene_invalid) */
-  errors?: FieldProblem[]
-}
-
-export interface Render {
-  id: string
-  workspace_id: string
-  test: boolean
-  status: RenderStatus
-  input_type: string
-  kind: string
-  source: string
-  output_format: FileFormat
-  reference: string | null
-  metadata: Record<string, unknown> | null
-  template_id: string | null
-  batch_id: string | null
-  key_id: string
-  mode: 'sync' | 'async'
-  priority: 'normal' | 'low'
-  request: RenderRequest
-  result: Record<string, unknown> | null
-  warnings: RenderWarning[]
-  error: RenderError | null
-  retention_days: number
-  job_id: string | null
-  attempts: number
-  created_at: string
-  started_at: string | null
-  finished_at: string | null
-  files_expire_at: string | null
-  updated_at: string
-  /** the request's credentials, sealed (render-secrets.ts); null when it had none or has ended */
-  secrets: string | null
-}
 
 export interface RenderFile {
   id: string

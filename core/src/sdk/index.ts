@@ -99,6 +99,7 @@ export {
   type PdfPostProcessPhase,
   type PdfPostProcessResult,
 } from './pdf-pipeline-contracts.ts'
+export type { ProducerContext, ProducerWork, Production, RenderProducer } from './producer-contracts.ts'
 export {
   type ByteSource,
   CredentialField,
@@ -142,6 +143,7 @@ export type {
   WaitOptions,
 } from './render-contracts.ts'
 export { isStagedFile } from './render-contracts.ts'
+export type { DeliveryType, Render, RenderError, RenderRequest, RenderStatus } from './render-records.ts'
 export {
   checkStoragePut,
   STORAGE_PROBE_STEPS,

@@ -3,7 +3,7 @@ import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
 import { renderFilename } from '../renders/render-filename.ts'
-import type { ProducerContext, Production, RenderProducer } from '../renders/render-producers.ts'
+import type { ProducerContext, ProducerWork, Production } from '../sdk/producer-contracts.ts'
 import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
@@ -14,8 +14,7 @@ import { isPreparedTemplateInput, type TemplateRenderInput } from './template-re
 import type { TemplateRepository } from './template-repository.ts'
 
 /** Renders `input.type: template` (prepared at creation by TemplateRenders). */
-export class TemplateProducer implements RenderProducer {
-  readonly inputType = 'template'
+export class TemplateProducer implements ProducerWork {
   readonly #templates: TemplateRepository
   readonly #testMark: TestMark
   readonly #maxPixels: number

@@ -1,4 +1,4 @@
-import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
+import { type FeatureModule, producerOf, singletons } from '../kernel/feature-module.ts'
 import { DatasetRepository } from './dataset-repository.ts'
 import { datasetRoutes } from './dataset-routes.ts'
 import { TemplateProducer } from './template-producer.ts'
@@ -11,6 +11,7 @@ import { TemplateTrash } from './template-trash.ts'
 
 declare module '../kernel/container.ts' {
   interface Cradle {
+    templateProducer: TemplateProducer
     templateRepository: TemplateRepository
     datasetRepository: DatasetRepository
     templateService: TemplateService
@@ -23,9 +24,11 @@ declare module '../kernel/container.ts' {
 /** Templates (SPEC 2.6, 4.9): records, drafts, versions, datasets, and template renders. */
 export const templatesModule: FeatureModule = {
   id: 'templates',
-  register(container) {
+  provides: { producers: ['template'] },
+  register({ container, registries }) {
     container.register(
       singletons({
+        templateProducer: TemplateProducer,
         templateRepository: TemplateRepository,
         datasetRepository: DatasetRepository,
         templateService: TemplateService,
@@ -34,12 +37,15 @@ export const templatesModule: FeatureModule = {
         templateTrash: TemplateTrash,
       }),
     )
+    registries.producers.add(
+      'template',
+      producerOf(container, { inputType: 'template' }, (c) => c.templateProducer),
+    )
   },
   async v1Routes(app, options) {
     await templateRoutes(app, options)
     await datasetRoutes(app, options)
   },
-  producers: (cradle) => [new TemplateProducer(cradle)],
   // the trash is emptied where jobs run: an API-only process leaves it to a worker
   start({ cradle, roles }) {
     if (roles.includes('worker')) cradle.templateTrash.start()

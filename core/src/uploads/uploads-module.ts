@@ -16,7 +16,7 @@ declare module '../kernel/container.ts' {
 /** Uploads (SPEC 2.15, 4.9): files for PDF tool sources and batch CSVs, kept 24 hours. */
 export const uploadsModule: FeatureModule = {
   id: 'uploads',
-  register(container) {
+  register({ container }) {
     container.register(
       singletons({
         uploadRepository: UploadRepository,

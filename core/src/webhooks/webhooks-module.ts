@@ -35,7 +35,7 @@ declare module '../kernel/container.ts' {
 /** Webhooks and events (SPEC 2.12-2.14, 4.11, Part 6). */
 export const webhooksModule: FeatureModule = {
   id: 'webhooks',
-  register(container) {
+  register({ container }) {
     container.register({
       // one object per container: tests replace its clock and timings in place
       webhookSettings: asFunction(({ config }) => webhookSettingsFor(config), {
@@ -60,8 +60,9 @@ export const webhooksModule: FeatureModule = {
     await app.register(webhookDeliveryRoutes, options)
   },
   rootRoutes: webhookAdminRoutes,
-  async startWorker(cradle) {
-    await cradle.webhookWorker.start()
-    return () => cradle.webhookWorker.stop()
+  // deliveries go out where jobs run: an API-only process leaves them to a worker
+  async start({ cradle, roles }) {
+    if (roles.includes('worker')) await cradle.webhookWorker.start()
   },
+  stop: ({ cradle }) => cradle.webhookWorker.stop(),
 }

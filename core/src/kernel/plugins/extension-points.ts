@@ -3,6 +3,7 @@ import type { EinvoiceProfile } from '../../sdk/einvoice-contracts.ts'
 import type { EmailProviderFactory } from '../../sdk/email-contracts.ts'
 import type { FileStoreFactory } from '../../sdk/file-contracts.ts'
 import type { ConformanceValidator, PdfPostProcessor } from '../../sdk/pdf-pipeline-contracts.ts'
+import type { RenderProducer } from '../../sdk/producer-contracts.ts'
 import type { QueueBackendFactory } from '../../sdk/queue-contracts.ts'
 import type { RenderInput, RenderOutput } from '../../sdk/render-contracts.ts'
 import type { StorageProviderFactory } from '../../sdk/storage-contracts.ts'
@@ -109,6 +110,8 @@ export interface Registries {
   templateEngines: Registry<TemplateEngine>
   documentBuilders: Registry<DocumentBuilder>
   sceneRenderers: Registry<SceneRenderer>
+  /** makers of whole renders for an `input.type` (templates, PDF tools), keyed by that type */
+  producers: Registry<RenderProducer>
 }
 
 export type ExtensionPoint = keyof Registries
@@ -127,6 +130,7 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'templateEngines',
   'documentBuilders',
   'sceneRenderers',
+  'producers',
 ]
 
 const LABELS: Record<ExtensionPoint, string> = {
@@ -143,6 +147,7 @@ const LABELS: Record<ExtensionPoint, string> = {
   templateEngines: 'template engine',
   documentBuilders: 'document builder',
   sceneRenderers: 'scene renderer',
+  producers: 'render producer',
 }
 
 export function createRegistries(): Registries {

@@ -3,6 +3,8 @@ import type { AnyManifest } from './plugin-import.ts'
 
 export interface Startable {
   manifest: AnyManifest
+  /** how messages name it: 'plugin' or 'feature' */
+  noun: string
   context(roles: ProcessRole[]): LifecycleContext<never>
 }
 
@@ -22,7 +24,7 @@ export async function startAll(
       await p.manifest.start?.(p.context(roles))
     } catch (err) {
       await stopAll(started, roles, 10_000, log)
-      throw makeError(`plugin ${p.manifest.id} failed to start: ${(err as Error).message}`)
+      throw makeError(`${p.noun} ${p.manifest.id} failed to start: ${(err as Error).message}`)
     }
     started.push(p)
   }
@@ -47,9 +49,11 @@ export async function stopAll(
     const stopping = (async () => p.manifest.stop?.(p.context(roles)))().then(() => 'stopped' as const)
     const outcome = await Promise.race([stopping, timeout]).catch((err: unknown) => err)
     clearTimeout(timer)
-    if (outcome === 'timeout') log.warn(`plugin ${p.manifest.id} did not stop within ${deadlineMs} ms`)
+    if (outcome === 'timeout') log.warn(`${p.noun} ${p.manifest.id} did not stop within ${deadlineMs} ms`)
     else if (outcome !== 'stopped')
-      log.error(`plugin ${p.manifest.id} failed to stop: ${(outcome as Error)?.message ?? String(outcome)}`)
+      log.error(
+        `${p.noun} ${p.manifest.id} failed to stop: ${(outcome as Error)?.message ?? String(outcome)}`,
+      )
   }
   started.length = 0
 }

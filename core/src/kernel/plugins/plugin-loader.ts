@@ -29,7 +29,7 @@ export class PluginBootError extends Error {
 
 export interface LoadedPlugin {
   manifest: AnyManifest
-  /** where it came from: 'builtin' or the package name */
+  /** where it came from: 'builtin', 'feature' (core's own, kernel/feature-module.ts) or the package name */
   source: string
   config: unknown
   registered: Partial<Record<ExtensionPoint, string[]>>
@@ -47,11 +47,20 @@ export interface PluginSet {
   /** the plugins that have a healthcheck, in load order (GET /readyz runs them) */
   healthchecks: BoundHealthcheck[]
   start(roles: ProcessRole[]): Promise<void>
-  stop(roles: ProcessRole[], deadlineMs?: number): Promise<void>
+  /**
+   * stop() of what started, in reverse order; `only: 'features'` stops the features alone (their
+   * loops end before the queue drains) and leaves the plugins for a later call.
+   */
+  stop(roles: ProcessRole[], deadlineMs?: number, only?: 'features'): Promise<void>
 }
 
 export interface LoadPluginsOptions {
   builtins: AnyManifest[]
+  /**
+   * Core's features as manifests (kernel/feature-module.ts `featureManifest`): checked, ordered,
+   * registered, started and health-checked with the plugins, after every plugin.
+   */
+  features?: AnyManifest[]
   packages: string[]
   /** directories whose node_modules hold third-party plugins (besides the working directory) */
   searchPaths?: string[]
@@ -70,8 +79,13 @@ export function apiVersionAccepts(range: string, version = PLUGIN_API_VERSION): 
 }
 
 /** The env prefix of a plugin's own config: `DOCSVC_PLUGIN_<ID>` (dashes become underscores). */
-export function pluginEnvPrefix(id: string): string {
-  return envName(`${ENV_PREFIX}_PLUGIN`, [id.replace(/-/g, '_')])
+export function pluginEnvPrefix(id: string, kind: 'PLUGIN' | 'FEATURE' = 'PLUGIN'): string {
+  return envName(`${ENV_PREFIX}_${kind}`, [id.replace(/-/g, '_')])
+}
+
+/** How messages name it: a core feature or a plugin (built-in or installed). */
+export function nounOf(p: Pick<LoadedPlugin, 'source'>): 'feature' | 'plugin' {
+  return p.source === 'feature' ? 'feature' : 'plugin'
 }
 
 const KEBAB_CASE = /^[a-z0-9]+(-[a-z0-9]+)*$/
@@ -79,21 +93,23 @@ const KEBAB_CASE = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** Shape, id, apiVersion, provides and config of one plugin; every problem, not the first. */
 function checkPlugin(p: LoadedPlugin, env: NodeJS.ProcessEnv): string[] {
   const { id, apiVersion, provides } = p.manifest
+  const noun = nounOf(p)
   const problems: string[] = []
-  if (!KEBAB_CASE.test(id)) problems.push(`plugin id "${id}" (${p.source}) is not kebab-case`)
-  if (typeof apiVersion !== 'string') problems.push(`plugin ${id} declares no apiVersion (e.g. '^1')`)
+  if (!KEBAB_CASE.test(id)) problems.push(`${noun} id "${id}" (${p.source}) is not kebab-case`)
+  if (typeof apiVersion !== 'string') problems.push(`${noun} ${id} declares no apiVersion (e.g. '^1')`)
   else if (!apiVersionAccepts(apiVersion))
-    problems.push(`plugin ${id} needs plugin API ${apiVersion}; this docsvc offers ${PLUGIN_API_VERSION}`)
+    problems.push(`${noun} ${id} needs plugin API ${apiVersion}; this docsvc offers ${PLUGIN_API_VERSION}`)
   for (const [point, keys] of Object.entries(provides)) {
     if (!EXTENSION_POINTS.includes(point as ExtensionPoint))
       problems.push(
-        `plugin ${id} provides "${point}", which is not an extension point (${EXTENSION_POINTS.join(', ')})`,
+        `${noun} ${id} provides "${point}", which is not an extension point (${EXTENSION_POINTS.join(', ')})`,
       )
-    else if (!Array.isArray(keys)) problems.push(`plugin ${id} provides ${point} as a list of keys`)
+    else if (!Array.isArray(keys)) problems.push(`${noun} ${id} provides ${point} as a list of keys`)
   }
   if (p.manifest.config) {
-    const section = loadConfigSection(p.manifest.config, { env, prefix: pluginEnvPrefix(id) })
-    problems.push(...section.problems.map((msg) => `plugin ${id}: ${msg}`))
+    const prefix = pluginEnvPrefix(id, noun === 'feature' ? 'FEATURE' : 'PLUGIN')
+    const section = loadConfigSection(p.manifest.config, { env, prefix })
+    problems.push(...section.problems.map((msg) => `${noun} ${id}: ${msg}`))
     p.config = section.value
   }
   return problems
@@ -133,6 +149,7 @@ function sameKeys(a: string[] = [], b: string[] = []): boolean {
 
 function register(p: LoadedPlugin, registries: Registries, log: PluginLogger, host: PluginHost): void {
   const { manifest } = p
+  const noun = nounOf(p)
   let returned: unknown
   try {
     returned = manifest.register({
@@ -142,17 +159,17 @@ function register(p: LoadedPlugin, registries: Registries, log: PluginLogger, ho
       host,
     })
   } catch (err) {
-    throw new PluginBootError(`plugin ${manifest.id} failed to register: ${(err as Error).message}`)
+    throw new PluginBootError(`${noun} ${manifest.id} failed to register: ${(err as Error).message}`)
   }
   if (typeof (returned as Promise<unknown> | undefined)?.then === 'function') {
     throw new PluginBootError(
-      `plugin ${manifest.id}: register() returned a promise; it must only wire things up (do I/O in start())`,
+      `${noun} ${manifest.id}: register() returned a promise; it must only wire things up (do I/O in start())`,
     )
   }
   for (const point of EXTENSION_POINTS) {
     if (!sameKeys(manifest.provides[point], p.registered[point])) {
       throw new PluginBootError(
-        `plugin ${manifest.id} declares ${point} [${(manifest.provides[point] ?? []).join(', ')}] but registered [${(p.registered[point] ?? []).join(', ')}]`,
+        `${noun} ${manifest.id} declares ${point} [${(manifest.provides[point] ?? []).join(', ')}] but registered [${(p.registered[point] ?? []).join(', ')}]`,
       )
     }
   }
@@ -177,15 +194,17 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
     if ('problem' in outcome) problems.push(outcome.problem)
     else add(outcome.manifest, name)
   }
+  // last, so a feature starts after every plugin it does not name (an installed queue backend)
+  for (const manifest of options.features ?? []) add(manifest, 'feature')
 
   const sources = new Map<string, string>()
   for (const p of loaded) {
     const other = sources.get(p.manifest.id)
-    if (other) problems.push(`plugin id "${p.manifest.id}" is used twice (${other} and ${p.source})`)
+    if (other) problems.push(`${nounOf(p)} id "${p.manifest.id}" is used twice (${other} and ${p.source})`)
     sources.set(p.manifest.id, p.source)
     problems.push(...checkPlugin(p, options.env))
   }
-  const { ordered, problems: orderProblems } = orderByRequires(loaded)
+  const { ordered, problems: orderProblems } = orderByRequires(loaded, nounOf)
   problems.push(...orderProblems)
   if (problems.length > 0) throw new PluginBootError(`plugins cannot start:\n  - ${problems.join('\n  - ')}`)
 
@@ -200,6 +219,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
   })
   const lifecycle = ordered.map((p) => ({
     manifest: p.manifest,
+    noun: nounOf(p),
     context: (roles: ProcessRole[]): LifecycleContext<never> => ({ ...contextOf(p), roles }),
   }))
   const healthchecks = ordered.flatMap((p): BoundHealthcheck[] => {
@@ -214,6 +234,10 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginSe
     healthchecks,
     start: (roles) =>
       startAll(lifecycle, roles, started, options.log, (message) => new PluginBootError(message)),
-    stop: (roles, deadlineMs = 10_000) => stopAll(started, roles, deadlineMs, options.log),
+    stop: async (roles, deadlineMs = 10_000, only) => {
+      const stopping = only ? started.filter((s) => s.noun === 'feature') : [...started]
+      await stopAll(stopping, roles, deadlineMs, options.log)
+      started.splice(0, started.length, ...started.filter((s) => !stopping.includes(s)))
+    },
   }
 }

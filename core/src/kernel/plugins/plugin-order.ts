@@ -4,7 +4,7 @@
  */
 export function orderByRequires<P extends { manifest: { id: string; requires?: string[] } }>(
   plugins: P[],
-  noun = 'plugin',
+  nounOf: (p: P) => string = () => 'plugin',
 ): { ordered: P[]; problems: string[] } {
   const byId = new Map<string, P>()
   for (const p of plugins) if (!byId.has(p.manifest.id)) byId.set(p.manifest.id, p)
@@ -16,14 +16,14 @@ export function orderByRequires<P extends { manifest: { id: string; requires?: s
     if (state.get(id) === 'done') return
     if (state.get(id) === 'visiting') {
       const cycle = [...trail.slice(trail.indexOf(id)), id]
-      problems.push(`${noun}s require each other in a cycle: ${cycle.join(' -> ')}`)
+      problems.push(`${nounOf(p)}s require each other in a cycle: ${cycle.join(' -> ')}`)
       return
     }
     state.set(id, 'visiting')
     for (const dep of p.manifest.requires ?? []) {
       const required = byId.get(dep)
       if (required) visit(required, [...trail, id])
-      else problems.push(`${noun} ${id} requires ${noun} ${dep}, which is not installed`)
+      else problems.push(`${nounOf(p)} ${id} requires ${nounOf(p)} ${dep}, which is not installed`)
     }
     state.set(id, 'done')
     ordered.push(p)

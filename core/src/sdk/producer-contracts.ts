@@ -4,12 +4,13 @@ import type {
   RenderDocument,
   RenderedFile,
   RenderWarningCode,
-} from '../sdk/render-contracts.ts'
-import type { Render, RenderRequest } from './render.ts'
+} from './render-contracts.ts'
+import type { Render, RenderRequest } from './render-records.ts'
 
-// Most renders are "an input plugin makes a document, an output plugin prints it". Renders whose
-// input is a stored thing (a template) or a set of PDFs (a PDF tool) are made by a producer that a
-// core feature registers for its input type; the runner asks the producer instead.
+// Most renders are "an input plugin makes a document, an output plugin prints it". A render whose
+// input is a stored thing (a template), a set of PDFs (a PDF tool), or later a batch row or an
+// e-invoice, is made by a producer registered for its `input.type` (registries.producers); the
+// render runner asks the producer instead, as it asks `outputs` for a format.
 
 export interface ProducerContext {
   render: Render
@@ -53,22 +54,5 @@ export interface RenderProducer {
   produce(ctx: ProducerContext): Promise<Production>
 }
 
-/** The producers of this installation, by input type. */
-export class RenderProducers {
-  readonly #byType = new Map<string, RenderProducer>()
-
-  constructor(producers: RenderProducer[] = []) {
-    for (const p of producers) this.add(p)
-  }
-
-  add(producer: RenderProducer): void {
-    if (this.#byType.has(producer.inputType)) {
-      throw new Error(`two render producers for input type ${producer.inputType}`)
-    }
-    this.#byType.set(producer.inputType, producer)
-  }
-
-  get(inputType: string): RenderProducer | undefined {
-    return this.#byType.get(inputType)
-  }
-}
+/** The work of a producer without its registry shape: what a service that backs one implements. */
+export type ProducerWork = Pick<RenderProducer, 'validate' | 'produce'>
