@@ -1,10 +1,10 @@
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toJson } from '../db/json-columns.ts'
-import type { PlanTable } from '../db/schema.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { DEFAULT_PLANS } from './default-plans.ts'
 import type { Plan, PlanFeatures, PlanLimits } from './plan.ts'
 import { applyPlanChanges, type PlanChanges } from './plan-changes.ts'
+import type { PlanTable } from './plan-tables.ts'
 
 function toPlan(row: PlanTable): Plan {
   return {
