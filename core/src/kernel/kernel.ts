@@ -106,7 +106,7 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
     })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
-    await container.cradle.planRepository.seedDefaults()
+    await container.cradle.planService.seedDefaults()
     await plugins.start(roles)
     const featureContext = { cradle: container.cradle, roles }
     let stopFeatures: () => Promise<void>
