@@ -21,9 +21,9 @@ const FIRST_RUN_LOCK = 0x646f6373
  */
 export async function bootstrapFirstRun(kernel: Kernel): Promise<FirstRunResult | undefined> {
   if (!kernel.config.firstRun) return undefined
-  const { workspaceRepository, workspaceService, apiKeyService } = kernel.container.cradle
+  const { workspaceService, apiKeyService } = kernel.container.cradle
   return underFirstRunLock(kernel.db, async () => {
-    if ((await workspaceRepository.count()) > 0) return undefined
+    if ((await workspaceService.count()) > 0) return undefined
     const ws = await workspaceService.create({ name: 'Default workspace', plan: 'scale' })
     const test = await apiKeyService.create({ workspaceId: ws.id, mode: 'test', name: 'Default test key' })
     const live =

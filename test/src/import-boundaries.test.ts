@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { KNOWN_VIOLATIONS } from './import-boundary-ratchet.ts'
@@ -5,6 +7,7 @@ import {
   COMPOSITION_ROOTS,
   findViolations,
   staleCompositionRoots,
+  TABLE_OWNERS,
   type Violation,
   violationKey,
 } from './import-boundary-rules.ts'
@@ -56,6 +59,31 @@ describe('import boundaries', () => {
     }
   })
 })
+
+describe('table owners', () => {
+  // the rule flags a query on a table by the owner TABLE_OWNERS names: that must be the folder
+  // whose `<feature>-tables.ts` joins the table to Database, platform tables of 0001 included
+  it('names for each table the feature whose tables file declares it, and every declared table', () => {
+    const declared = declaredTables(join(ROOT, 'core/src'))
+    expect(declared.size, 'no tables file found: the scan is broken').toBeGreaterThan(10)
+    expect(new Map([...TABLE_OWNERS].sort())).toEqual(new Map([...declared].sort()))
+  })
+})
+
+/** table -> feature folder, from the `interface Database` each `core/src/<feature>/*-tables.ts` merges */
+function declaredTables(coreSource: string): Map<string, string> {
+  const owners = new Map<string, string>()
+  for (const feature of readdirSync(coreSource, { withFileTypes: true })) {
+    if (!feature.isDirectory()) continue
+    for (const file of readdirSync(join(coreSource, feature.name))) {
+      if (!file.endsWith('-tables.ts')) continue
+      const source = readFileSync(join(coreSource, feature.name, file), 'utf8')
+      const body = /interface Database \{([^}]*)\}/.exec(source)?.[1] ?? ''
+      for (const [, table] of body.matchAll(/^\s*(\w+):/gm)) owners.set(table!, feature.name)
+    }
+  }
+  return owners
+}
 
 function countByRule(violations: readonly Violation[]): string {
   const counts = new Map<string, number>()

@@ -108,67 +108,6 @@ export const KNOWN_VIOLATIONS: readonly KnownViolation[] = [
     reason: "a core test reads PDFs with the integration suite's helper",
     removedBy: 'item 6 (move the PDF helper into @docsvc/core/testing)',
   },
-  // a feature reaches another feature's repository
-  {
-    file: 'core/src/http/access-guard.ts',
-    imports: '../plans/plan-repository.ts',
-    reason: "the access guard reads a workspace's plan from the plans repository",
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/kernel/container.ts',
-    imports: '../api-keys/api-key-repository.ts',
-    reason: "the kernel's container wires every feature's repository",
-    removedBy: 'items 1 and 2 (features register their own services)',
-  },
-  {
-    file: 'core/src/kernel/container.ts',
-    imports: '../plans/plan-repository.ts',
-    reason: "the kernel's container wires every feature's repository",
-    removedBy: 'items 1 and 2 (features register their own services)',
-  },
-  {
-    file: 'core/src/kernel/container.ts',
-    imports: '../renders/render-repository.ts',
-    reason: "the kernel's container wires every feature's repository",
-    removedBy: 'items 1 and 2 (features register their own services)',
-  },
-  {
-    file: 'core/src/kernel/container.ts',
-    imports: '../workspaces/workspace-repository.ts',
-    reason: "the kernel's container wires every feature's repository",
-    removedBy: 'items 1 and 2 (features register their own services)',
-  },
-  {
-    file: 'core/src/renders/render-runner.ts',
-    imports: '../plans/plan-repository.ts',
-    reason: "the runner reads the render's plan from the plans repository",
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/renders/render-runner.ts',
-    imports: '../workspaces/workspace-repository.ts',
-    reason: "the runner reads the render's workspace from its repository",
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/renders/render-sweeper.ts',
-    imports: '../plans/plan-repository.ts',
-    reason: "the sweeper reads a render's plan from the plans repository",
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/renders/render-sweeper.ts',
-    imports: '../workspaces/workspace-repository.ts',
-    reason: "the sweeper reads a render's workspace from its repository",
-    removedBy: 'item 5',
-  },
-  {
-    file: 'core/src/workspaces/workspace-service.ts',
-    imports: '../plans/plan-repository.ts',
-    reason: 'the workspace service looks plans up in their repository',
-    removedBy: 'item 5',
-  },
   // a plugin or provider reaches past the SDK
   {
     file: 'plugins/chromium/bench/raw-vs-pool.ts',

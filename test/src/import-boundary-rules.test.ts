@@ -47,8 +47,10 @@ write(
     "import { x } from '../../../plugins/fancy/src/x.ts'",
     "const rows = await db.selectFrom('renders as r').innerJoin('webhook_endpoints', 'a', 'b')",
     "await db.insertInto('not_a_known_table')",
+    "const plan = await db.selectFrom('workspaces').innerJoin('plans', 'a', 'b')",
   ].join('\n'),
 )
+write('core/src/plans/plan-repository.ts', "await db.selectFrom('plans').selectAll()\n")
 write('core/src/webhooks/dispatcher.test.ts', "await db.insertInto('renders').values(row)\n")
 write('core/src/testing/seed.ts', "await db.insertInto('renders').values(row)\n")
 write('plugins/fancy/package.json', manifest('@docsvc/fancy', './src/index.ts'))
@@ -85,7 +87,9 @@ describe('findViolations', () => {
       'feature-owns-data core/src/webhooks/dispatcher.ts -> ../renders/render-tables.ts',
       'core-no-extension core/src/webhooks/dispatcher.ts -> @docsvc/fancy',
       'feature-owns-data core/src/webhooks/dispatcher.ts -> table not_a_known_table',
+      'feature-owns-data core/src/webhooks/dispatcher.ts -> table plans',
       'feature-owns-data core/src/webhooks/dispatcher.ts -> table renders',
+      'feature-owns-data core/src/webhooks/dispatcher.ts -> table workspaces',
       'extension-sdk-only plugins/fancy/src/x.ts -> ../../../core/src/net/guard.ts',
       'extension-sdk-only plugins/fancy/src/x.ts -> @docsvc/core',
       'extension-sdk-only plugins/fancy/src/x.ts -> @docsvc/core/src/renders/render-service.ts',

@@ -48,8 +48,9 @@ export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
 /**
  * Which feature folder owns each table: the one whose migration creates it and whose repository
  * writes it. Features keep their migrations in `core/src/<feature>/migrations/` (listed in
- * core/src/db/feature-migrations.ts); only the platform tables of 0001 stay in core/src/db. A new
- * table is added here with its owner.
+ * core/src/db/feature-migrations.ts); the platform tables of 0001 too, as parts that
+ * core/src/db/migrations/0001-platform.ts runs under its recorded name. A new table is added here
+ * with its owner.
  */
 export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['plans', 'plans'],

@@ -6,7 +6,7 @@ export default class PlanList extends BaseCommand {
 
   async run() {
     const { flags } = await this.parse(PlanList)
-    const plans = await withKernel(this.env(flags), (k) => k.container.cradle.planRepository.list())
+    const plans = await withKernel(this.env(flags), (k) => k.container.cradle.planService.list())
     for (const plan of plans) {
       const on = Object.entries(plan.features)
         .filter(([, enabled]) => enabled)

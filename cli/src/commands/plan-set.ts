@@ -30,7 +30,7 @@ export default class PlanSet extends BaseCommand {
       })
     }
     const plan = await withKernel(this.env(flags), (k) =>
-      k.container.cradle.planRepository.change(args.id, {
+      k.container.cradle.planService.change(args.id, {
         ...(flags.name !== undefined ? { name: flags.name } : {}),
         ...(features ? { features } : {}),
         ...(limits ? { limits } : {}),

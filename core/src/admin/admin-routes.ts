@@ -52,7 +52,7 @@ export async function adminRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },
 ) {
-  const { workspaceService, apiKeyService, planRepository } = container.cradle
+  const { workspaceService, apiKeyService, planService } = container.cradle
   // every route here takes the operator token (checked by the access guard), never a workspace key
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, access: 'operator' }
@@ -137,5 +137,5 @@ export async function adminRoutes(
       return record
     },
   )
-  app.get('/plans', { schema: { hide: true, tags } }, async () => ({ data: await planRepository.list() }))
+  app.get('/plans', { schema: { hide: true, tags } }, async () => ({ data: await planService.list() }))
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, toJson } from '../db/json-columns.ts'
-import type { ApiKeyTable } from '../db/schema.ts'
 import type { ApiKey } from './api-key.ts'
+import type { ApiKeyTable } from './api-key-tables.ts'
 
 function toApiKey(row: ApiKeyTable): ApiKey {
   return {

@@ -8,6 +8,7 @@ import type { FeatureModule } from '../kernel/feature-module.ts'
 import { bootKernel, type KernelBootOptions, type KernelCore } from '../kernel/kernel.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { shutDown } from '../kernel/shutdown.ts'
+import { PLATFORM_FEATURES } from '../platform-features.ts'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
 
 /**
@@ -22,7 +23,7 @@ export interface KernelOptions extends Omit<KernelBootOptions, 'roles' | 'builti
   roles?: KernelBootOptions['roles']
   /** replaces the standard built-in plugins (tests) */
   builtins?: PluginManifest<never>[]
-  /** replaces the core feature modules (tests) */
+  /** replaces the optional features of core/src/features.ts (tests); the platform's always load */
   features?: FeatureModule[]
   /** extra /v1 routes; a test seam for cross-cutting behaviour (idempotency, limits) */
   extraV1Routes?: FastifyPluginAsync[]
@@ -59,7 +60,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     ...rest,
     roles,
     builtins: options.builtins ?? (await builtinPlugins(serves)),
-    features: options.features ?? (serves ? (await import('../features.ts')).FEATURE_MODULES : []),
+    features: [...PLATFORM_FEATURES, ...(options.features ?? (await optionalFeatures(serves)))],
   })
   let stopWorkers = async (_deadlineMs: number) => {}
   let app: FastifyInstance | undefined
@@ -73,6 +74,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     throw err
   }
   return kernelOf(core, app, stopWorkers)
+}
+
+/** The features beyond the platform's: none for an admin command. */
+async function optionalFeatures(serves: boolean): Promise<FeatureModule[]> {
+  return serves ? (await import('../features.ts')).FEATURE_MODULES : []
 }
 
 async function builtinPlugins(serves: boolean): Promise<PluginManifest<never>[]> {

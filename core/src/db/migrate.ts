@@ -4,8 +4,9 @@ import type { Db } from './database.ts'
 import { FEATURE_MIGRATIONS } from './feature-migrations.ts'
 import * as m0001 from './migrations/0001-platform.ts'
 
-// The platform tables several features share the first migration of; the rest live in their
-// features (feature-migrations.ts).
+// `0001-platform` is listed by core, not by a feature: under its one recorded name it runs the
+// parts of five features (plans, workspaces, API keys, idempotency, rate limits), each kept in its
+// owner's folder. The others are the features' own (feature-migrations.ts).
 const CORE_MIGRATIONS: Record<string, Migration> = { '0001-platform': m0001 }
 
 /**

@@ -8,14 +8,14 @@ import type { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import { hasScope } from '../api-keys/scopes.ts'
 import type { Config } from '../kernel/config.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
-import type { PlanRepository } from '../plans/plan-repository.ts'
+import type { PlanService } from '../plans/plan-service.ts'
 import { type RateLimiter, type RateLimitPolicy, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 
 export interface GuardDeps {
   config: Config
   apiKeyService: ApiKeyService
   keyUsageRecorder: KeyUsageRecorder
-  planRepository: PlanRepository
+  planService: Pick<PlanService, 'get'>
   rateLimiter: RateLimiter
 }
 
@@ -81,7 +81,7 @@ async function accessGuard(app: FastifyInstance, deps: GuardDeps): Promise<void>
     request.diScope.register({ auth: asValue(request.auth) })
     const { workspace, key } = request.auth
     deps.keyUsageRecorder.record(key.id, request.ip)
-    const plan = await deps.planRepository.get(workspace.plan_id)
+    const plan = await deps.planService.get(workspace.plan_id)
     if (plan) request.plan = plan
     const policy: RateLimitPolicy = {
       name: 'workspace',

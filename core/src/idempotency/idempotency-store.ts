@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts'
 import { fromJson, toJson } from '../db/json-columns.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import './idempotency-tables.ts'
 
 export const REPLAY_WINDOW_MS = 24 * 3600 * 1000
 /** an in-progress claim older than this belongs to a process that died; it may be taken over */

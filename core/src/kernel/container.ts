@@ -1,93 +1,48 @@
-import {
-  type AwilixContainer,
-  asClass,
-  asValue,
-  createContainer,
-  InjectionMode,
-  Lifetime,
-} from 'awilix'
+import { type AwilixContainer, asValue, createContainer, InjectionMode } from 'awilix'
 import type { Logger } from 'pino'
-import { ApiKeyRepository } from '../api-keys/api-key-repository.ts'
-import { ApiKeyService, type AuthContext } from '../api-keys/api-key-service.ts'
-import { KeyUsageRecorder } from '../api-keys/key-usage-recorder.ts'
 import type { Db } from '../db/database.ts'
 import { EventOutbox } from '../events/event-outbox.ts'
 import { fileRegistrations } from '../files/file-registrations.ts'
 import type { FileUrlSigner } from '../files/file-url-signer.ts'
 import { ScratchDirs } from '../files/scratch-dirs.ts'
-import { IdempotencyStore } from '../idempotency/idempotency-store.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
-import { PlanRepository } from '../plans/plan-repository.ts'
-import {
-  MemoryRateLimitStore,
-  type RateLimitStore,
-  SqlRateLimitStore,
-} from '../rate-limits/rate-limit-store.ts'
-import { RateLimiter } from '../rate-limits/rate-limiter.ts'
-import { RenderCompletion } from '../renders/render-completion.ts'
-import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
-import { RenderFiles } from '../renders/render-files.ts'
-import { RenderReplays } from '../renders/render-replays.ts'
-import { RenderRepository } from '../renders/render-repository.ts'
-import { RenderRunner } from '../renders/render-runner.ts'
-import { RenderSecretBox } from '../renders/render-secrets.ts'
-import { RenderService } from '../renders/render-service.ts'
-import { RenderSweeper } from '../renders/render-sweeper.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
-import { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
-import { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Config } from './config.ts'
 import { singletons } from './feature-module.ts'
 import type { PluginSet } from './plugins/plugin-loader.ts'
 
-/** Everything the container holds; services take the parts they need from it by name. */
+/**
+ * Everything the container holds; services take the parts they need from it by name. Features
+ * (plans, workspaces, renders, templates...) add their entries by declaration merging in their
+ * own folders.
+ */
 export interface Cradle {
   config: Config
   db: Db
   log: Logger
   plugins: PluginSet
   outboundGuard: OutboundGuard
-  planRepository: PlanRepository
-  workspaceRepository: WorkspaceRepository
-  workspaceService: WorkspaceService
-  apiKeyRepository: ApiKeyRepository
-  apiKeyService: ApiKeyService
-  keyUsageRecorder: KeyUsageRecorder
-  rateLimitStore: RateLimitStore
-  rateLimiter: RateLimiter
-  idempotencyStore: IdempotencyStore
   fileStore: FileStore
   fileUrlSigner: FileUrlSigner
   scratchDirs: ScratchDirs
   eventOutbox: EventOutbox
   queue: QueueBackend
-  renderRepository: RenderRepository
-  renderService: RenderService
-  renderCompletion: RenderCompletion
-  renderFileLinks: RenderFileLinks
-  renderFiles: RenderFiles
-  renderReplays: RenderReplays
-  renderRunner: RenderRunner
-  renderSecretBox: RenderSecretBox
-  renderSweeper: RenderSweeper
   /** stamps TEST on a test render's finished file */
   testMark: TestMark
-  /** request scope only: the authenticated caller */
-  auth: AuthContext
 }
 
 /**
  * An empty container, made before the plugins load: features register their services into it
- * during the loader's register step; nothing resolves until the core parts join it
+ * during the loader's register step; nothing resolves until the kernel's own parts join it
  * (`registerCore`), so the order of registrations does not matter.
  */
 export function createKernelContainer(): AwilixContainer<Cradle> {
   return createContainer<Cradle>({ injectionMode: InjectionMode.PROXY, strict: true })
 }
 
-/** The kernel's own parts and the render pipeline's services. */
+/** The kernel's own parts: config, database, plugins, guard, queue, files, events, TEST mark. */
 export function registerCore(
   container: AwilixContainer<Cradle>,
   parts: {
@@ -100,7 +55,6 @@ export function registerCore(
     testMark?: TestMark
   },
 ): AwilixContainer<Cradle> {
-  const singleton = { lifetime: Lifetime.SINGLETON }
   container.register({
     config: asValue(parts.config),
     db: asValue(parts.db),
@@ -108,31 +62,7 @@ export function registerCore(
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
     testMark: asValue(parts.testMark ?? stampTestFile),
-    ...singletons({
-      planRepository: PlanRepository,
-      workspaceRepository: WorkspaceRepository,
-      workspaceService: WorkspaceService,
-      apiKeyRepository: ApiKeyRepository,
-      apiKeyService: ApiKeyService,
-      rateLimiter: RateLimiter,
-      idempotencyStore: IdempotencyStore,
-      eventOutbox: EventOutbox,
-      renderRepository: RenderRepository,
-      renderService: RenderService,
-      renderCompletion: RenderCompletion,
-      renderFileLinks: SignedRenderFileLinks,
-      renderFiles: RenderFiles,
-      renderReplays: RenderReplays,
-      renderRunner: RenderRunner,
-      renderSecretBox: RenderSecretBox,
-      renderSweeper: RenderSweeper,
-      scratchDirs: ScratchDirs,
-    }),
-    keyUsageRecorder: asClass(KeyUsageRecorder, { ...singleton, dispose: (r) => r.dispose() }),
-    // cluster mode shares counters through PostgreSQL; one embedded process keeps them in memory
-    rateLimitStore: asValue<RateLimitStore>(
-      parts.db.dialect === 'postgres' ? new SqlRateLimitStore(parts.db) : new MemoryRateLimitStore(),
-    ),
+    ...singletons({ eventOutbox: EventOutbox, scratchDirs: ScratchDirs }),
     ...fileRegistrations(parts),
     queue: asValue(parts.queue),
   })

@@ -106,7 +106,6 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
     })
     // a missing secret (cluster mode) stops boot here with its ConfigError, not mid-route
     void container.cradle.fileUrlSigner
-    await container.cradle.planRepository.seedDefaults()
     await plugins.start(roles)
     const byId = new Map(options.features.map((f) => [f.id, f]))
     const features = plugins.plugins.flatMap((p) =>

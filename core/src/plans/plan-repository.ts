@@ -1,10 +1,8 @@
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toJson } from '../db/json-columns.ts'
-import type { PlanTable } from '../db/schema.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
 import { DEFAULT_PLANS } from './default-plans.ts'
 import type { Plan, PlanFeatures, PlanLimits } from './plan.ts'
-import { applyPlanChanges, type PlanChanges } from './plan-changes.ts'
+import type { PlanTable } from './plan-tables.ts'
 
 function toPlan(row: PlanTable): Plan {
   return {
@@ -61,17 +59,5 @@ export class PlanRepository {
       })
       .where('id', '=', plan.id)
       .execute()
-  }
-
-  /** An operator's edit (CLI, admin API): checked against the known features and limits. */
-  async change(id: string, changes: PlanChanges): Promise<Plan> {
-    const plan = await this.get(id)
-    if (!plan) {
-      const ids = (await this.list()).map((p) => p.id)
-      throw new ProblemError('not_found', `plan ${id} does not exist; plans: ${ids.join(', ')}`)
-    }
-    const next = applyPlanChanges(plan, changes)
-    await this.update(next)
-    return next
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import './rate-limit-tables.ts'
 
 export interface WindowCount {
   count: number

@@ -10,7 +10,6 @@ import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import { finishPdf } from '../pdf-tools/pdf-finishing.ts'
-import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { Production } from '../sdk/producer-contracts.ts'
 import type { Job } from '../sdk/queue-contracts.ts'
@@ -25,7 +24,7 @@ import {
   type StagedFile,
 } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
-import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
+import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
@@ -41,8 +40,7 @@ import { renderView } from './render-view.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
-  workspaceRepository: WorkspaceRepository
-  planRepository: PlanRepository
+  workspaceService: Pick<WorkspaceService, 'planOf'>
   plugins: PluginSet
   outboundGuard: OutboundGuard
   fileStore: FileStore
@@ -190,10 +188,9 @@ export class RenderRunner {
     logs: LogLine[],
     scratch: ScratchLease,
   ): Promise<Production> {
-    const { plugins, outboundGuard, planRepository, workspaceRepository, config } = this.#d
+    const { plugins, outboundGuard, workspaceService, config } = this.#d
     const { request } = render
-    const workspace = await workspaceRepository.get(render.workspace_id)
-    const plan = workspace ? await planRepository.get(workspace.plan_id) : undefined
+    const plan = await workspaceService.planOf(render.workspace_id)
     const deadline = Date.now() + config.renderTimeoutSeconds * 1000
     // the hard stop comes a moment after the deadline, so an output that watches the deadline
     // can still say what the page was waiting for (wait_timeout) instead of render_canceled

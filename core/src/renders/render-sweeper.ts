@@ -2,10 +2,9 @@ import type { Logger } from 'pino'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import type { ScratchDirs } from '../files/scratch-dirs.ts'
 import type { Config } from '../kernel/config.ts'
-import type { PlanRepository } from '../plans/plan-repository.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
-import type { WorkspaceRepository } from '../workspaces/workspace-repository.ts'
+import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Render } from './render.ts'
 import type { RenderCompletion } from './render-completion.ts'
 import { renderEventWriter } from './render-events.ts'
@@ -41,8 +40,7 @@ export class RenderSweeper {
   readonly #store: FileStore
   readonly #scratch: ScratchDirs
   readonly #queue: QueueBackend
-  readonly #plans: PlanRepository
-  readonly #workspaces: WorkspaceRepository
+  readonly #workspaces: Pick<WorkspaceService, 'planOf'>
   readonly #events: { eventOutbox: EventOutbox; renderFileLinks: RenderFileLinks }
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> = Promise.resolve()
@@ -58,12 +56,10 @@ export class RenderSweeper {
     fileStore: FileStore
     scratchDirs: ScratchDirs
     queue: QueueBackend
-    planRepository: PlanRepository
-    workspaceRepository: WorkspaceRepository
+    workspaceService: Pick<WorkspaceService, 'planOf'>
   }) {
     this.#queue = deps.queue
-    this.#plans = deps.planRepository
-    this.#workspaces = deps.workspaceRepository
+    this.#workspaces = deps.workspaceService
     this.#store = deps.fileStore
     this.#scratch = deps.scratchDirs
     this.#events = { eventOutbox: deps.eventOutbox, renderFileLinks: deps.renderFileLinks }
@@ -154,8 +150,7 @@ export class RenderSweeper {
    */
   async #resend(render: Render): Promise<boolean> {
     if (render.mode === 'sync') return false
-    const workspace = await this.#workspaces.get(render.workspace_id)
-    const plan = workspace ? await this.#plans.get(workspace.plan_id) : undefined
+    const plan = await this.#workspaces.planOf(render.workspace_id)
     if (!plan) return false
     const jobId = await this.#queue.send(
       RENDER_JOB,

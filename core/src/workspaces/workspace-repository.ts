@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toFlag, toJson } from '../db/json-columns.ts'
-import type { WorkspaceTable } from '../db/schema.ts'
 import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
+import type { WorkspaceTable } from './workspace-tables.ts'
 
 function toWorkspace(row: WorkspaceTable): Workspace {
   return {

@@ -3,7 +3,8 @@ import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { allowlistOrNull } from '../net/cidr.ts'
-import type { PlanRepository } from '../plans/plan-repository.ts'
+import type { Plan } from '../plans/plan.ts'
+import type { PlanService } from '../plans/plan-service.ts'
 import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
 import type { WorkspaceRepository } from './workspace-repository.ts'
 
@@ -15,16 +16,16 @@ export interface CreateWorkspaceInput {
 
 export class WorkspaceService {
   readonly #workspaces: WorkspaceRepository
-  readonly #plans: PlanRepository
+  readonly #plans: Pick<PlanService, 'get' | 'list'>
   readonly #config: Config
 
   constructor(deps: {
     workspaceRepository: WorkspaceRepository
-    planRepository: PlanRepository
+    planService: Pick<PlanService, 'get' | 'list'>
     config: Config
   }) {
     this.#workspaces = deps.workspaceRepository
-    this.#plans = deps.planRepository
+    this.#plans = deps.planService
     this.#config = deps.config
   }
 
@@ -57,6 +58,19 @@ export class WorkspaceService {
 
   list(): Promise<Workspace[]> {
     return this.#workspaces.list()
+  }
+
+  count(): Promise<number> {
+    return this.#workspaces.count()
+  }
+
+  /**
+   * The plan a workspace is on, for work done outside a request (a render's job, the sweeper);
+   * undefined when the workspace or its plan is gone.
+   */
+  async planOf(workspaceId: string): Promise<Plan | undefined> {
+    const ws = await this.#workspaces.get(workspaceId)
+    return ws ? this.#plans.get(ws.plan_id) : undefined
   }
 
   async setStatus(id: string, status: WorkspaceStatus): Promise<Workspace> {

@@ -138,8 +138,8 @@ export class CrashCluster {
   /** A workspace on `plan` with a live key (admin-made, so its email counts as verified), its request rate raised for the load. */
   async liveWorkspace(plan = 'growth'): Promise<LiveWorkspace> {
     return withKernel(this.env, async ({ container }) => {
-      const { planRepository, workspaceService, apiKeyService } = container.cradle
-      await planRepository.change(plan, { limits: { requests_per_second: 10_000 } })
+      const { planService, workspaceService, apiKeyService } = container.cradle
+      await planService.change(plan, { limits: { requests_per_second: 10_000 } })
       const ws = await workspaceService.create({ name: 'Crash', plan })
       const key = await apiKeyService.create({ workspaceId: ws.id, mode: 'live' })
       return { id: ws.id, liveKey: key.key }

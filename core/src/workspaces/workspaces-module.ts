@@ -1,0 +1,22 @@
+import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
+import { WorkspaceRepository } from './workspace-repository.ts'
+import { WorkspaceService } from './workspace-service.ts'
+import './workspace-tables.ts'
+
+declare module '../kernel/container.ts' {
+  interface Cradle {
+    /** the workspaces table, for this folder and tests; other features use workspaceService */
+    workspaceRepository: WorkspaceRepository
+    workspaceService: WorkspaceService
+  }
+}
+
+/** Workspaces: the tenants every key, render and template belongs to, each on a plan. */
+export const workspacesModule: FeatureModule = {
+  id: 'workspaces',
+  register({ container }) {
+    container.register(
+      singletons({ workspaceRepository: WorkspaceRepository, workspaceService: WorkspaceService }),
+    )
+  },
+}
