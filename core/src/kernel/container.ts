@@ -25,6 +25,7 @@ import {
   SqlRateLimitStore,
 } from '../rate-limits/rate-limit-store.ts'
 import { RateLimiter } from '../rate-limits/rate-limiter.ts'
+import { type InlineWebhookCheck, noWebhookDelivery } from '../renders/inline-webhook-check.ts'
 import { RenderCompletion } from '../renders/render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from '../renders/render-file-links.ts'
 import { RenderFiles } from '../renders/render-files.ts'
@@ -75,6 +76,8 @@ export interface Cradle {
   renderRunner: RenderRunner
   renderSecretBox: RenderSecretBox
   renderSweeper: RenderSweeper
+  /** whether a render's own webhook can be delivered (the webhooks feature replaces the stand-in) */
+  inlineWebhookCheck: InlineWebhookCheck
   /** stamps TEST on a test render's finished file */
   testMark: TestMark
   /** request scope only: the authenticated caller */
@@ -103,6 +106,8 @@ export function buildContainer(parts: {
     plugins: asValue(parts.plugins),
     outboundGuard: asValue(parts.outboundGuard),
     testMark: asValue(parts.testMark ?? stampTestFile),
+    // replaced by the webhooks feature's check when it is loaded (features register after this)
+    inlineWebhookCheck: asValue(noWebhookDelivery),
     ...singletons({
       planRepository: PlanRepository,
       workspaceRepository: WorkspaceRepository,

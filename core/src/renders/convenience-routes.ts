@@ -45,6 +45,28 @@ const templateInput = (b: Fields) => ({
   ...defined({ template_id: b.template_id, version: b.version, dataset_id: b.dataset_id }),
 })
 
+/** The Markdown input's flat fields, the same for a PDF and an image. */
+const MarkdownFields: TProperties = {
+  markdown: Type.String(),
+  css: Type.Optional(Type.String()),
+  allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  theme: Type.Optional(
+    Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+  ),
+  templating: Templating,
+}
+
+const markdownInput = (b: Fields) => ({
+  type: 'markdown',
+  ...defined({
+    markdown: b.markdown,
+    css: b.css,
+    allow_raw_html: b.allow_raw_html,
+    theme: b.theme,
+    templating: b.templating,
+  }),
+})
+
 const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-html',
@@ -62,27 +84,8 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-markdown',
     summary: 'Markdown to PDF',
-    own: {
-      markdown: Type.String(),
-      css: Type.Optional(Type.String()),
-      allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-      theme: Type.Optional(
-        Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
-      ),
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-      templating: Templating,
-    },
-    input: (b) => ({
-      type: 'markdown',
-      ...defined({
-        markdown: b.markdown,
-        css: b.css,
-        allow_raw_html: b.allow_raw_html,
-        theme: b.theme,
-        templating: b.templating,
-      }),
-    }),
+    own: { ...MarkdownFields, pdf: Options, einvoice: EinvoiceNotYet },
+    input: markdownInput,
     format: () => 'pdf',
   },
   {
@@ -119,6 +122,13 @@ const CONVENIENCE: Convenience[] = [
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
+    path: '/images/from-markdown',
+    summary: 'Markdown to PNG, JPEG or WebP',
+    own: { ...MarkdownFields, format: ImageFormat, image: Options },
+    input: markdownInput,
+    format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
+  },
+  {
     path: '/images/from-url',
     summary: 'A web page to PNG, JPEG or WebP',
     own: { url: Type.String(), http: Http, wait: Wait, format: ImageFormat, image: Options },
@@ -134,7 +144,7 @@ const CONVENIENCE: Convenience[] = [
   },
 ]
 
-/** The seven convenience endpoints of SPEC 4.2: flat fields over the general render. */
+/** The convenience endpoints: SPEC 4.2's seven plus Markdown to an image, flat fields over the general render. */
 export async function convenienceRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },

@@ -50,6 +50,11 @@ export interface RenderProducer {
   validate?(request: RenderRequest): void
   /** true when the producer, not an output plugin, decides the format (zip, several files) */
   readonly ownsOutput?: boolean
+  /**
+   * Whether the output plugin of the request's format draws its file, so that a request's
+   * `engine` may name that output's engine (default: unless `ownsOutput`).
+   */
+  drawsWithOutput?(request: RenderRequest): boolean
   produce(ctx: ProducerContext): Promise<Production>
 }
 

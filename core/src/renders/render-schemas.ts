@@ -70,7 +70,13 @@ const Data = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()
 export const ConvenienceFields = {
   data: Type.Optional(Data),
   data_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-  engine: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  engine: Type.Optional(
+    Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+      description:
+        'The engine that draws the document. This installation draws HTML, Markdown, web pages and HTML or Markdown templates with "chromium"; leave it out (or null) to use it. Any other value is refused, as is any value for an image_canvas template or a PDF tool.',
+      examples: ['chromium'],
+    }),
+  ),
   expires_in: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 })),
   filename: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   hosted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),

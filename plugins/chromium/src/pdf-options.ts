@@ -1,4 +1,4 @@
-import type { RenderWarningCode } from '@docsvc/core/sdk'
+import { PdfMetadataSchema, type RenderWarningCode } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
@@ -7,6 +7,12 @@ const Length = Type.Union([
   Type.Number({ minimum: 0 }),
   Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$', description: 'a number with px, in, cm or mm' }),
 ])
+
+/**
+ * The margin of a side a request leaves out (decision 0057): 1cm, about what Chrome's print
+ * dialog uses by default, so text does not touch the edge of the paper; 0 must be asked for.
+ */
+export const DEFAULT_MARGIN = '1cm'
 
 const Password = Type.Union([Type.String({ maxLength: 127 }), Type.Null()])
 const Allowed = Type.Optional(Type.Boolean())
@@ -76,7 +82,14 @@ export const PdfOptionsSchema = Type.Object(
           bottom: Type.Optional(Length),
           left: Type.Optional(Length),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          description: `Space between the edge of the sheet and the content, per side: a number of CSS pixels, or a string with px, in, cm or mm. A side left out gets ${DEFAULT_MARGIN}, like a browser's print default; give 0 for content that reaches the edge. A header or footer is printed inside the top or bottom margin.`,
+          examples: [
+            { top: '2cm', bottom: '2cm' },
+            { top: 0, right: 0, bottom: 0, left: 0 },
+          ],
+        },
       ),
     ),
     print_background: Type.Optional(Type.Boolean({ default: true })),
@@ -95,7 +108,7 @@ export const PdfOptionsSchema = Type.Object(
     pdfua: Type.Optional(Type.Boolean()),
     attachments: Type.Optional(Type.Array(Attachment, { maxItems: 20 })),
     protect: Type.Optional(Protect),
-    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    metadata: Type.Optional(PdfMetadataSchema),
   },
   { additionalProperties: false },
 )
@@ -159,7 +172,14 @@ export function pdfPlan(
     print.landscape = true
     paper = { width: paper.height, height: paper.width }
   }
-  const m = options.margin ?? {}
+  const given = Object.entries(options.margin ?? {}).filter(([, v]) => v !== undefined)
+  const m: Record<'top' | 'right' | 'bottom' | 'left', Length> = {
+    top: DEFAULT_MARGIN,
+    right: DEFAULT_MARGIN,
+    bottom: DEFAULT_MARGIN,
+    left: DEFAULT_MARGIN,
+    ...Object.fromEntries(given),
+  }
   const margin = {
     top: lengthPx(m.top),
     right: lengthPx(m.right),
