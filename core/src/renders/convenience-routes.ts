@@ -12,7 +12,13 @@ const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties
 const ImageFormat = Type.Optional(
   Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
 )
-const Templating = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]))
+const Templating = Type.Optional(
+  Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      "Run the document, filename, pdf.header_html and pdf.footer_html through Liquid with the render's data first.",
+    examples: [true],
+  }),
+)
 const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
 const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
 const TemplateRef = {
@@ -47,11 +53,24 @@ const templateInput = (b: Fields) => ({
 
 /** The Markdown input's flat fields, the same for a PDF and an image. */
 const MarkdownFields: TProperties = {
-  markdown: Type.String(),
-  css: Type.Optional(Type.String()),
-  allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  markdown: Type.String({
+    description: 'The document, in CommonMark with tables and strikethrough.',
+    examples: ['# Quarterly report\n\nRevenue grew **12 %**.'],
+  }),
+  css: Type.Optional(
+    Type.String({ description: "CSS added after the theme's.", examples: ['h1 { color: #0a4d8c }'] }),
+  ),
+  allow_raw_html: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Keep HTML written in the Markdown; by default it is dropped.',
+      examples: [false],
+    }),
+  ),
   theme: Type.Optional(
-    Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+    Type.Union(
+      ['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t)),
+      { description: 'The look of the page; none prints the bare HTML with your css.', examples: ['github'] },
+    ),
   ),
   templating: Templating,
 }

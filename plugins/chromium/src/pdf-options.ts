@@ -14,6 +14,9 @@ const Length = Type.Union([
  */
 export const DEFAULT_MARGIN = '1cm'
 
+const LIQUID_NOTE =
+  "With templating: true on inline HTML or Markdown it is Liquid filled from the render's data (a template's own header and footer always are)."
+
 const Password = Type.Union([Type.String({ maxLength: 127 }), Type.Null()])
 const Allowed = Type.Optional(Type.Boolean())
 
@@ -97,8 +100,22 @@ export const PdfOptionsSchema = Type.Object(
     page_ranges: Type.Optional(
       Type.String({ pattern: '^\\s*\\d*\\s*-?\\s*\\d*(\\s*,\\s*\\d*\\s*-?\\s*\\d*)*\\s*$', maxLength: 200 }),
     ),
-    header_html: Type.Optional(Type.String({ maxLength: 200_000 })),
-    footer_html: Type.Optional(Type.String({ maxLength: 200_000 })),
+    header_html: Type.Optional(
+      Type.String({
+        maxLength: 200_000,
+        description: `HTML printed at the top of every page, inside the top margin. Elements with the class pageNumber, totalPages, date, title or url are filled in. Give font sizes in px or pt: the header has no default text size. ${LIQUID_NOTE}`,
+        examples: ['<div style="font-size:10px; width:100%; text-align:right">Invoice {{ number }}</div>'],
+      }),
+    ),
+    footer_html: Type.Optional(
+      Type.String({
+        maxLength: 200_000,
+        description: `HTML printed at the bottom of every page, inside the bottom margin; as header_html. ${LIQUID_NOTE}`,
+        examples: [
+          '<div style="font-size:10px; width:100%; text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+        ],
+      }),
+    ),
     prefer_css_page_size: Type.Optional(Type.Boolean()),
     tagged: Type.Optional(Type.Boolean()),
     outline: Type.Optional(Type.Boolean()),
