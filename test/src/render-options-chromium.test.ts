@@ -91,6 +91,24 @@ describe('PDF document information', () => {
     expect(pdfInfo(templated.rawPayload).Title).toBe('statement-7')
   }, 60_000)
 
+  it('sets the metadata of a test render after its TEST mark, and of a protected PDF before sealing it', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/pdf/from-html',
+      key: ws.testKey,
+      payload: {
+        html: '<p>Draft</p>',
+        delivery: 'binary',
+        pdf: { metadata: { title: 'Draft copy' }, protect: { owner_password: 'owner-secret-1' } },
+      },
+    })
+    expect(res.statusCode).toBe(200)
+    const info = pdfInfo(res.rawPayload)
+    expect(info.Title).toBe('Draft copy')
+    expect(info.Encrypted).toMatch(/^yes/)
+    expect(pdfText(res.rawPayload)).toContain('TEST')
+  }, 60_000)
+
   it("keeps a document's own title when pdf.metadata gives none", async () => {
     const info = pdfInfo(
       (await pdf({ html: '<title>Own title</title><p>x</p>', filename: 'f.pdf' })).rawPayload,
