@@ -18,7 +18,7 @@ export interface TemplatedFields {
   footer_html?: string
 }
 
-export function isTemplated(request: RenderRequest): boolean {
+function isTemplated(request: RenderRequest): boolean {
   return request.input.type === 'template' || request.input.templating === true
 }
 
