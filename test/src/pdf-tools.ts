@@ -231,3 +231,15 @@ export function pdfPagePng(bytes: Buffer, page: number, dpi = 36): Buffer {
     return readFileSync(out)
   })
 }
+
+/** Where poppler finds each word of the first page, in points from the top left of the sheet. */
+export function pdfWordBoxes(bytes: Buffer): { word: string; xMin: number; yMin: number }[] {
+  const out = withFile(bytes, 'pdf', (file) =>
+    execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }),
+  )
+  return [...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)<\/word>/g)].map((m) => ({
+    word: m[3]!,
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+  }))
+}

@@ -5,6 +5,7 @@ import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts
 import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import { routedPdfTools } from '../pdf-tools/pdf-tool-schemas.ts'
 import { accountView, currentCycle } from './account-view.ts'
 import { usageRoutes } from './usage-routes.ts'
 
@@ -62,6 +63,8 @@ export async function accountRoutes(
       const capabilities = Object.fromEntries(
         EXTENSION_POINTS.map((point) => [point, registries[point].keys()]),
       )
+      // a tool without a route of its own (attach, behind pdf.attachments) is not one to call
+      capabilities.pdfTools = routedPdfTools(registries.pdfTools.keys())
       return accountView({
         auth,
         plan,

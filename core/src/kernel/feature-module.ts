@@ -93,6 +93,7 @@ export function producerOf(
   return {
     ...shape,
     validate: (request) => service(container.cradle).validate?.(request),
+    drawsWithOutput: (request) => service(container.cradle).drawsWithOutput?.(request) ?? !shape.ownsOutput,
     produce: (ctx) => service(container.cradle).produce(ctx),
   }
 }

@@ -4,8 +4,10 @@ import type { Registry } from '../kernel/plugins/registry.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { GuardedFetch, RenderedFile } from '../sdk/render-contracts.ts'
 
-// The PDF render options applied after printing (SPEC 2.16): `pdf.attachments` embeds files,
-// then `pdf.protect` encrypts (last, so nothing is added to a file after it is sealed).
+// The PDF render options applied after printing (SPEC 2.16): `pdf.metadata` (and the title of a
+// document that has none) is written to the Info dictionary and the XMP packet by the metadata
+// tool, `pdf.attachments` embeds files, then `pdf.protect` encrypts (last, so nothing is added to
+// a file after it is sealed).
 
 /** One attachment may be 10 MB, all of a render's together 25 MB (docs/decisions/0010). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1000 * 1000
@@ -23,6 +25,8 @@ interface AttachmentOption {
 }
 
 export interface FinishingDeps {
+  /** the title of a document that has none and is given none in `pdf.metadata`: the file name's stem */
+  fallbackTitle: string
   tools: Registry<PdfTool>
   fetch: GuardedFetch
   signal: AbortSignal
@@ -38,8 +42,13 @@ export async function finishPdf(
 ): Promise<RenderedFile> {
   const attachments = (options.attachments ?? []) as AttachmentOption[]
   const protect = options.protect as Record<string, unknown> | null | undefined
-  if (file.format !== 'pdf' || (attachments.length === 0 && !protect)) return file
+  const metadata = metadataToSet(file, options.metadata as Record<string, unknown> | undefined, deps)
+  if (file.format !== 'pdf' || (attachments.length === 0 && !protect && !metadata)) return file
   let bytes = file.bytes
+  if (metadata) {
+    deps.log(`metadata ${Object.keys(metadata).join(', ')}`)
+    bytes = await runTool(deps, 'metadata', bytes, { set: metadata })
+  }
   if (attachments.length > 0) {
     const files = await loadAttachments(attachments, deps.fetch)
     bytes = await runTool(deps, 'attach', bytes, { files })
@@ -51,6 +60,25 @@ export async function finishPdf(
     bytes = await runTool(deps, 'protect', bytes, protect)
   }
   return { ...file, bytes }
+}
+
+/**
+ * What the metadata tool sets (Info and XMP alike): `pdf.metadata` as given, and the file name's
+ * stem as the title of a document that has no title and is given none, instead of the browser's
+ * stand-in (`about:blank`, decision 0056). Undefined when there is nothing to set.
+ */
+function metadataToSet(
+  file: RenderedFile,
+  given: Record<string, unknown> | undefined,
+  deps: Pick<FinishingDeps, 'fallbackTitle' | 'tools' | 'log'>,
+): Record<string, unknown> | undefined {
+  const set = { ...given }
+  if (file.title === null && !('title' in set)) {
+    // an installation without the metadata tool keeps the browser's title rather than fail a render
+    if (deps.tools.get('metadata')) set.title = deps.fallbackTitle
+    else deps.log('no metadata tool: the untitled document keeps the title its output gave it')
+  }
+  return Object.keys(set).length > 0 ? set : undefined
 }
 
 function tool(deps: FinishingDeps, name: string): PdfTool {

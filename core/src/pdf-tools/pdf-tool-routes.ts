@@ -7,7 +7,13 @@ import { normaliseRender, type SharedBody } from '../renders/render-request.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from '../renders/render-responses.ts'
 import { pdfToolInput } from './pdf-tool-request.ts'
-import { protectSchemaOf, TOOL_SUMMARIES, ToolCommonFields, toolFields } from './pdf-tool-schemas.ts'
+import {
+  protectSchemaOf,
+  type RoutedPdfTool,
+  TOOL_SUMMARIES,
+  ToolCommonFields,
+  toolFields,
+} from './pdf-tool-schemas.ts'
 
 type Fields = Record<string, unknown>
 
@@ -24,14 +30,16 @@ export async function pdfToolRoutes(
   const deps = container.cradle
   // the plugins registered before the HTTP app is built, so the PDF output's schema is known here
   const protect = protectSchemaOf(deps.plugins.registries.outputs.get('pdf')?.optionsSchema)
-  for (const [tool, fields] of Object.entries(toolFields(protect))) {
+  const fieldsOf = toolFields(protect)
+  for (const tool of Object.keys(TOOL_SUMMARIES) as RoutedPdfTool[]) {
+    const fields = fieldsOf[tool]
     app.post(
       `/pdf-tools/${tool}`,
       {
         config: { scope: 'render:write' },
         schema: {
           tags: ['pdf-tools'],
-          summary: TOOL_SUMMARIES[tool] ?? tool,
+          summary: TOOL_SUMMARIES[tool],
           body: Type.Object({ ...ToolCommonFields, ...fields }, { additionalProperties: false }),
           response: renderResponses({ 200: RenderRecord, 202: RenderRecord }, RENDER_SET),
         },

@@ -1,12 +1,11 @@
 import { type TObject, type TProperties, type TSchema, Type } from 'typebox'
 import { ConvenienceFields, SharedRenderFields } from '../renders/render-schemas.ts'
+import { PdfMetadataSchema } from '../sdk/pdf-metadata-schema.ts'
 import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
 
 // Request bodies of the PDF tools (SPEC 4.4). The protect fields are those of the `pdf.protect`
 // render option, taken from the one schema that defines them: the options schema the PDF output
 // plugin registered (core imports no plugin, decision 0036), read when the routes are built.
-
-const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()])
 
 export const PdfSourceSpecSchema = Type.Object(
   {
@@ -42,7 +41,7 @@ export function protectSchemaOf(pdfOptions: TSchema | undefined): TObject | unde
  * Each tool's own fields. Without a PDF output that defines `protect`, the protect tool takes only
  * its source and its route refuses with service_unavailable (see pdf-tool-routes.ts).
  */
-export function toolFields(protect: TObject | undefined): Record<string, TProperties> {
+export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, TProperties> {
   return {
     merge: {
       sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
@@ -50,25 +49,7 @@ export function toolFields(protect: TObject | undefined): Record<string, TProper
     },
     metadata: {
       source: PdfSourceSpecSchema,
-      set: Type.Optional(
-        Type.Union([
-          Type.Object(
-            {
-              title: Type.Optional(Text(2000)),
-              author: Type.Optional(Text(2000)),
-              subject: Type.Optional(Text(2000)),
-              keywords: Type.Optional(
-                Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
-              ),
-              creator: Type.Optional(Text(2000)),
-              producer: Type.Optional(Text(2000)),
-              lang: Type.Optional(Text(35)),
-            },
-            { additionalProperties: false },
-          ),
-          Type.Null(),
-        ]),
-      ),
+      set: Type.Optional(Type.Union([PdfMetadataSchema, Type.Null()])),
     },
     protect: { source: PdfSourceSpecSchema, ...protect?.properties },
     rotate: {
@@ -91,11 +72,23 @@ export function toolFields(protect: TObject | undefined): Record<string, TProper
   }
 }
 
-export const TOOL_SUMMARIES: Record<string, string> = {
+/**
+ * The tools with a route of their own (`/v1/pdf-tools/<name>`) and each route's summary: the one
+ * list the routes are made from and `capabilities.pdfTools` is filtered by. Registered tools not
+ * in it (`attach`, which serves the `pdf.attachments` render option) have no route.
+ */
+export const TOOL_SUMMARIES = {
   merge: 'Merge 2 to 200 PDFs into one',
   metadata: "Read a PDF's metadata, or set it",
   protect: 'Password-protect a PDF (AES-256)',
   rotate: 'Rotate pages of a PDF',
   split: 'Split a PDF into several',
   unlock: 'Remove the password and restrictions of a PDF',
+} as const
+
+export type RoutedPdfTool = keyof typeof TOOL_SUMMARIES
+
+/** The registered tools a client can call: those with a route, in the order given. */
+export function routedPdfTools(registered: readonly string[]): RoutedPdfTool[] {
+  return registered.filter((name): name is RoutedPdfTool => Object.hasOwn(TOOL_SUMMARIES, name))
 }

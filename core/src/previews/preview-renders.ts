@@ -9,6 +9,8 @@ import type { TemplateRenderInput } from '../templates/template-render-input.ts'
 import type { PreviewRequest, PreviewSources } from './preview-source.ts'
 
 export interface RenderPreviewRequest extends PreviewRequest {
+  /** as on renders: only the engine that draws the format, or null */
+  engine?: string | null
   output: {
     format?: string
     pdf?: Record<string, unknown> | null
@@ -76,7 +78,7 @@ export class PreviewRenders {
     const asTest: AuthContext = { ...auth, test: true }
     const normalised = normaliseRender(
       asTest,
-      {},
+      { engine: req.engine ?? null },
       input,
       { format, ...(Object.keys(options).length ? { [key]: options } : {}) },
       `/output/${key}`,

@@ -12,7 +12,13 @@ const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties
 const ImageFormat = Type.Optional(
   Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
 )
-const Templating = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]))
+const Templating = Type.Optional(
+  Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      "Run the document, filename, pdf.header_html and pdf.footer_html through Liquid with the render's data first.",
+    examples: [true],
+  }),
+)
 const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
 const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
 const TemplateRef = {
@@ -45,6 +51,41 @@ const templateInput = (b: Fields) => ({
   ...defined({ template_id: b.template_id, version: b.version, dataset_id: b.dataset_id }),
 })
 
+/** The Markdown input's flat fields, the same for a PDF and an image. */
+const MarkdownFields: TProperties = {
+  markdown: Type.String({
+    description: 'The document, in CommonMark with tables and strikethrough.',
+    examples: ['# Quarterly report\n\nRevenue grew **12 %**.'],
+  }),
+  css: Type.Optional(
+    Type.String({ description: "CSS added after the theme's.", examples: ['h1 { color: #0a4d8c }'] }),
+  ),
+  allow_raw_html: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Keep HTML written in the Markdown; by default it is dropped.',
+      examples: [false],
+    }),
+  ),
+  theme: Type.Optional(
+    Type.Union(
+      ['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t)),
+      { description: 'The look of the page; none prints the bare HTML with your css.', examples: ['github'] },
+    ),
+  ),
+  templating: Templating,
+}
+
+const markdownInput = (b: Fields) => ({
+  type: 'markdown',
+  ...defined({
+    markdown: b.markdown,
+    css: b.css,
+    allow_raw_html: b.allow_raw_html,
+    theme: b.theme,
+    templating: b.templating,
+  }),
+})
+
 const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-html',
@@ -62,27 +103,8 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-markdown',
     summary: 'Markdown to PDF',
-    own: {
-      markdown: Type.String(),
-      css: Type.Optional(Type.String()),
-      allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-      theme: Type.Optional(
-        Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
-      ),
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-      templating: Templating,
-    },
-    input: (b) => ({
-      type: 'markdown',
-      ...defined({
-        markdown: b.markdown,
-        css: b.css,
-        allow_raw_html: b.allow_raw_html,
-        theme: b.theme,
-        templating: b.templating,
-      }),
-    }),
+    own: { ...MarkdownFields, pdf: Options, einvoice: EinvoiceNotYet },
+    input: markdownInput,
     format: () => 'pdf',
   },
   {
@@ -119,6 +141,13 @@ const CONVENIENCE: Convenience[] = [
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
+    path: '/images/from-markdown',
+    summary: 'Markdown to PNG, JPEG or WebP',
+    own: { ...MarkdownFields, format: ImageFormat, image: Options },
+    input: markdownInput,
+    format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
+  },
+  {
     path: '/images/from-url',
     summary: 'A web page to PNG, JPEG or WebP',
     own: { url: Type.String(), http: Http, wait: Wait, format: ImageFormat, image: Options },
@@ -134,7 +163,7 @@ const CONVENIENCE: Convenience[] = [
   },
 ]
 
-/** The seven convenience endpoints of SPEC 4.2: flat fields over the general render. */
+/** The convenience endpoints: SPEC 4.2's seven plus Markdown to an image, flat fields over the general render. */
 export async function convenienceRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },

@@ -57,6 +57,8 @@ async function fetchWithCredentials(doc: RenderDocument & { kind: 'url' }): Prom
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {
   return {
     format,
+    // they stand in for Chromium's outputs, so a request may name that engine
+    engine: 'chromium',
     optionsSchema: Type.Object(
       {
         scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),

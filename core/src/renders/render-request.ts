@@ -62,6 +62,8 @@ export function normaliseRender(
     reference: body.reference ?? null,
     metadata: (body.metadata as Record<string, unknown> | null | undefined) ?? null,
     retentionDays: body.retention_days ?? null,
+    engine: body.engine ?? null,
     optionsPointer,
+    webhookPointer: body.webhook != null ? '/webhook' : '/webhook_url',
   }
 }

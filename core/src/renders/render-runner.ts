@@ -30,13 +30,14 @@ import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
 import { eventFileViews, renderEventWriter } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
-import { renderFilename } from './render-filename.ts'
+import { extensionOf, renderFilename, renderFileStem } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
 import { hostingOf, responseReadsFiles, TRANSIENT_COPY_MS } from './render-hosting.ts'
 import { discardLargeBodies, loadLargeBodies } from './render-input-bodies.ts'
 import type { LogLine, RenderRepository } from './render-repository.ts'
 import { openSecrets, type RenderSecretBox } from './render-secrets.ts'
 import { renderView } from './render-view.ts'
+import { templateRequestFields } from './request-templating.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
@@ -215,11 +216,21 @@ export class RenderRunner {
     const maxPages = plan?.limits.max_pages ?? Number.POSITIVE_INFINITY
     const outputOptions = request.output.format === 'pdf' ? request.output.pdf : request.output.image
     const locale = typeof outputOptions?.locale === 'string' ? { locale: outputOptions.locale } : {}
+    // the filename, header and footer of a templated render, filled from its data before printing
+    const { filename, ...templatedPdf } = await templateRequestFields(plugins.registries, request, data, {
+      ...locale,
+      warn: base.warn,
+    })
+    const fallbackTitle = renderFileStem(filename ?? request.filename, render.id)
     const print = async (document: RenderDocument): Promise<RenderedFile> => {
       const output = plugins.registries.outputs.get(request.output.format)
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
       base.log(`output ${request.output.format}`)
-      const options = (request.output.format === 'pdf' ? request.output.pdf : request.output.image) ?? {}
+      // read now: a template's producer sets its rendered header and footer on the request first
+      const options =
+        (request.output.format === 'pdf'
+          ? { ...request.output.pdf, ...templatedPdf }
+          : request.output.image) ?? {}
       // bound: output plugins are class instances (the Chromium ones render with their pool)
       const render = output.render.bind(output) as (
         d: unknown,
@@ -231,6 +242,7 @@ export class RenderRunner {
       // the mark goes on before attachments and protection seal the file
       const marked = base.test ? await this.#d.testMark(file, options) : file
       return finishPdf(marked, options, {
+        fallbackTitle,
         tools: plugins.registries.pdfTools,
         fetch,
         signal: base.signal,
@@ -238,10 +250,27 @@ export class RenderRunner {
         scratchDir: base.scratchDir,
       })
     }
+    // a templated filename names every file the producer did not name itself
+    const named = (production: Production): Production =>
+      filename === undefined
+        ? production
+        : {
+            ...production,
+            files: production.files.map((file, i, all) =>
+              file.filename
+                ? file
+                : {
+                    ...file,
+                    filename: renderFilename(filename, render.id, extensionOf(file.format), i, all.length),
+                  },
+            ),
+          }
     const producer = plugins.registries.producers.get(request.input.type)
     if (producer) {
       base.log(`input ${request.input.type}`)
-      return producer.produce({ ...base, ...locale, render, deadline, maxPages, data, fetch, print })
+      return named(
+        await producer.produce({ ...base, ...locale, render, deadline, maxPages, data, fetch, print }),
+      )
     }
     const input = plugins.registries.inputs.get(request.input.type)
     if (!input) throw new ProblemError('render_failed', 'This installation no longer offers the input.')
@@ -249,7 +278,7 @@ export class RenderRunner {
     base.log(`input ${request.input.type}`)
     const resolve = input.resolve.bind(input) as (i: unknown, c: unknown) => Promise<RenderDocument>
     const document = await resolve(fields, { ...base, ...locale, data, fetch })
-    return { files: [await print(document)] }
+    return named({ files: [await print(document)] })
   }
 
   async #store(files: ProducedFile[], rows: RenderFile[]): Promise<RenderFile[]> {
@@ -283,7 +312,7 @@ export class RenderRunner {
 
   #row(render: Render, file: ProducedFile, position: number, count: number, now: Date): RenderFile {
     const id = newId('file')
-    const ext = file.format === 'jpeg' ? 'jpg' : file.format
+    const ext = extensionOf(file.format)
     return {
       id,
       render_id: render.id,

@@ -27,16 +27,23 @@ export const DeliverySpec = Type.Union([
   Type.Null(),
 ])
 
-export const WebhookSpec = Type.Union([
-  Type.Object(
-    {
-      url: Type.String({ minLength: 1, maxLength: 2048 }),
-      events: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Null(),
-])
+export const WebhookSpec = Type.Union(
+  [
+    Type.Object(
+      {
+        url: Type.String({ minLength: 1, maxLength: 2048 }),
+        events: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      "This render's own webhook: its events go to url instead of the default endpoint (all render events unless events lists some). They are signed with the secret of the workspace's default webhook endpoint, so one must exist and be enabled (for keys of this mode) or the request is refused.",
+    examples: [{ url: 'https://example.com/hooks/docsvc', events: ['render.succeeded', 'render.failed'] }],
+  },
+)
 
 /**
  * `einvoice` (SPEC 4.2, EInvoiceSpec or null): e-invoice embedding is not built yet, so only null
@@ -70,12 +77,34 @@ const Data = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()
 export const ConvenienceFields = {
   data: Type.Optional(Data),
   data_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-  engine: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  engine: Type.Optional(
+    Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+      description:
+        'The engine that draws the document. This installation draws HTML, Markdown, web pages and HTML or Markdown templates with "chromium"; leave it out (or null) to use it. Any other value is refused, as is any value for an image_canvas template or a PDF tool.',
+      examples: ['chromium'],
+    }),
+  ),
   expires_in: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 })),
-  filename: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  filename: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The file's download name; the format's extension is enforced. For a template, or inline HTML or Markdown with templating: true, it is Liquid filled from the render's data. An untitled PDF takes it (without the extension) as its title.",
+      examples: ['invoice-{{ number }}.pdf', 'report.pdf'],
+    }),
+  ),
   hosted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   retention_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()])),
-  webhook_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  webhook_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "Where this render's events are sent, as webhook: { url } does. They are signed with the secret of the workspace's default webhook endpoint, so one must exist and be enabled (for keys of this mode) or the request is refused.",
+      examples: ['https://example.com/hooks/docsvc'],
+    }),
+  ),
 }
 
 /** SPEC 2.16 template input of `POST /v1/renders` (the templates feature resolves it). */

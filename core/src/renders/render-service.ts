@@ -10,6 +10,7 @@ import type { Plan } from '../plans/plan.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
+import type { InlineWebhookCheck } from './inline-webhook-check.ts'
 import { FINISHED_STATUSES, type Render, type RenderFile, type RenderRequest } from './render.ts'
 import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
@@ -35,11 +36,15 @@ export interface CreateRenderInput {
   retentionDays: number | null
   /** where the options object sits in the request, for error pointers */
   optionsPointer: string
+  /** where the render's own webhook sits in the request (`/webhook`, or a convenience `/webhook_url`) */
+  webhookPointer?: string
   source?: string
   /** the template a render comes from (templates feature) */
   templateId?: string
   /** the render's kind when not a plain render (e.g. einvoice_xml) */
   kind?: string
+  /** the engine the request names (`engine`); null: the one that draws the format */
+  engine?: string | null
 }
 
 export interface RenderWithFiles {
@@ -56,6 +61,7 @@ export class RenderService {
   readonly #producers: PluginSet['registries']['producers']
   readonly #fileStore: FileStore
   readonly #secretBox: RenderSecretBox
+  readonly #inlineWebhookCheck: InlineWebhookCheck
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -65,7 +71,9 @@ export class RenderService {
     rateLimiter: RateLimiter
     fileStore: FileStore
     renderSecretBox: RenderSecretBox
+    inlineWebhookCheck: InlineWebhookCheck
   }) {
+    this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
     this.#producers = deps.plugins.registries.producers
@@ -87,8 +95,11 @@ export class RenderService {
       producer.validate?.(request)
       if (!producer.ownsOutput) this.#validation.assertOutput(output)
     }
+    const drawsWithOutput = producer ? (producer.drawsWithOutput?.(request) ?? !producer.ownsOutput) : true
+    this.#validation.assertEngine(input.engine ?? null, drawsWithOutput ? output.format : undefined)
     const retentionDays = this.#retentionDays(auth, plan, input.retentionDays)
     assertHostingFits(request, retentionDays)
+    if (request.webhook) await this.#inlineWebhookCheck(auth, input.webhookPointer ?? '/webhook')
     if (!auth.workspace.regions.includes(this.#config.region)) {
       throw new ProblemError(
         'region_not_enabled',

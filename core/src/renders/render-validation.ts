@@ -62,6 +62,27 @@ export class RenderValidation {
     if (problems.length > 0) throw validationProblem(problems)
   }
 
+  /**
+   * An `engine` must be the one that draws the format (decision 0055): an installation has one
+   * engine per output, so naming it changes nothing, and naming another is refused rather than
+   * ignored. `format` is undefined for renders whose file no output draws (PDF tools, canvas
+   * templates).
+   */
+  assertEngine(engine: string | null, format: string | undefined) {
+    if (engine === null) return
+    const drawnBy = format === undefined ? undefined : this.#registries.outputs.get(format)?.engine
+    if (engine === drawnBy) return
+    throw validationProblem([
+      {
+        path: '/engine',
+        code: 'enum',
+        message: drawnBy
+          ? `must be "${drawnBy}" (the engine this installation draws ${format} with), or left out`
+          : 'this render is not drawn by an engine that can be chosen (a PDF tool or an image_canvas template); leave engine out',
+      },
+    ])
+  }
+
   #outputProblems(output: { format: string; options: unknown; at: string }): FieldProblem[] {
     const renderer = this.#registries.outputs.get(output.format)
     if (!renderer) {

@@ -1,4 +1,6 @@
+import { asValue } from 'awilix'
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
+import { type InlineWebhookCheck, noWebhookDelivery } from './inline-webhook-check.ts'
 import { RenderCompletion } from './render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from './render-file-links.ts'
 import { RenderFiles } from './render-files.ts'
@@ -21,6 +23,8 @@ declare module '../kernel/container.ts' {
     renderRunner: RenderRunner
     renderSecretBox: RenderSecretBox
     renderSweeper: RenderSweeper
+    /** whether a render's own webhook can be delivered (the webhooks feature replaces the stand-in) */
+    inlineWebhookCheck: InlineWebhookCheck
   }
 }
 
@@ -32,8 +36,10 @@ declare module '../kernel/container.ts' {
 export const rendersModule: FeatureModule = {
   id: 'renders',
   register({ container }) {
-    container.register(
-      singletons({
+    container.register({
+      // the webhooks feature, loaded after the platform's, registers its own check over this one
+      inlineWebhookCheck: asValue(noWebhookDelivery),
+      ...singletons({
         renderRepository: RenderRepository,
         renderService: RenderService,
         renderCompletion: RenderCompletion,
@@ -44,6 +50,6 @@ export const rendersModule: FeatureModule = {
         renderSecretBox: RenderSecretBox,
         renderSweeper: RenderSweeper,
       }),
-    )
+    })
   },
 }

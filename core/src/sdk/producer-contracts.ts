@@ -51,8 +51,13 @@ export interface RenderProducer {
   validate?(request: RenderRequest): void
   /** true when the producer, not an output plugin, decides the format (zip, several files) */
   readonly ownsOutput?: boolean
+  /**
+   * Whether the output plugin of the request's format draws its file, so that a request's
+   * `engine` may name that output's engine (default: unless `ownsOutput`).
+   */
+  drawsWithOutput?(request: RenderRequest): boolean
   produce(ctx: ProducerContext): Promise<Production>
 }
 
 /** The work of a producer without its registry shape: what a service that backs one implements. */
-export type ProducerWork = Pick<RenderProducer, 'validate' | 'produce'>
+export type ProducerWork = Pick<RenderProducer, 'validate' | 'drawsWithOutput' | 'produce'>

@@ -99,6 +99,11 @@ export interface RenderedFile {
   height?: number
   /** the file's name when the producer decides it (split parts); else the request's filename */
   filename?: string
+  /**
+   * A printed document's own title: null when it has none (a browser then writes a stand-in such
+   * as `about:blank` as the PDF's title, which the kernel replaces); absent when the output cannot tell.
+   */
+  title?: string | null
 }
 
 /**
@@ -120,6 +125,11 @@ export function isStagedFile(file: ProducedFile): file is StagedFile {
 
 export interface RenderOutput<O = Record<string, unknown>> {
   readonly format: OutputFormat
+  /**
+   * The engine that draws this output (`chromium`): the value a request's `engine` may name for
+   * this format. Without one, a request naming any engine is refused.
+   */
+  readonly engine?: string
   /** JSON Schema of this format's options object (`output.pdf` or `output.image`) */
   readonly optionsSchema: TSchema
   render(document: RenderDocument, options: O, ctx: OutputContext): Promise<RenderedFile>

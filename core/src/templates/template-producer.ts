@@ -2,13 +2,12 @@ import type { Config } from '../kernel/config.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
-import { renderFilename } from '../renders/render-filename.ts'
 import type { ProducerContext, ProducerWork, Production } from '../sdk/producer-contracts.ts'
 import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
 import type { TemplateContent } from './template.ts'
-import { sceneRenderer, templateEngine } from './template-capabilities.ts'
+import { sceneRenderer } from './template-capabilities.ts'
 import { applyOverrides, renderTemplateHtml } from './template-document.ts'
 import { isPreparedTemplateInput, type TemplateRenderInput } from './template-render-input.ts'
 import type { TemplateRepository } from './template-repository.ts'
@@ -44,6 +43,11 @@ export class TemplateProducer implements ProducerWork {
     }
   }
 
+  /** an image_canvas template is drawn by the scene renderer, not by the format's output */
+  drawsWithOutput(request: RenderRequest): boolean {
+    return request.input.template_type !== 'image_canvas'
+  }
+
   async produce(ctx: ProducerContext): Promise<Production> {
     const input = ctx.render.request.input as TemplateRenderInput
     const source = await this.#source(ctx.render, input)
@@ -54,9 +58,8 @@ export class TemplateProducer implements ProducerWork {
       input.template_type === 'image_canvas'
         ? await this.#canvas(ctx, content)
         : await this.#page(ctx, input, content)
-    const filename = await this.#filename(ctx, file)
     return {
-      files: [filename ? { ...file, filename } : file],
+      files: [file],
       ...(input.preview ? { billed: false } : {}),
       ...(input.pdfua_report ? { result: pdfuaReportOf(ctx) } : {}),
     }
@@ -117,17 +120,6 @@ export class TemplateProducer implements ProducerWork {
     })
     // the canvas draws no mark of its own: it is stamped as on every other output
     return ctx.render.test ? this.#testMark(file, output.image) : file
-  }
-
-  /** SPEC 4.2: `filename` may use template expressions, filled from the render's data. */
-  async #filename(ctx: ProducerContext, file: RenderedFile): Promise<string | undefined> {
-    const requested = ctx.render.request.filename
-    if (!requested || !/\{[{%]/.test(requested)) return undefined
-    const { output: name } = await templateEngine(this.#plugins.registries).render(requested, ctx.data, {
-      label: 'filename',
-    })
-    const ext = file.format === 'jpeg' ? 'jpg' : file.format
-    return renderFilename(name, ctx.render.id, ext, 0, 1)
   }
 }
 

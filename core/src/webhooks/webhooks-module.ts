@@ -1,5 +1,6 @@
 import { asFunction, Lifetime } from 'awilix'
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
+import { inlineWebhookSignerCheck } from './inline-webhook-signer.ts'
 import { webhookAdminRoutes } from './webhook-admin-routes.ts'
 import { WebhookDeliverer } from './webhook-deliverer.ts'
 import { WebhookDeliveryRepository } from './webhook-delivery-repository.ts'
@@ -41,6 +42,13 @@ export const webhooksModule: FeatureModule = {
       webhookSettings: asFunction(({ config }) => webhookSettingsFor(config), {
         lifetime: Lifetime.SINGLETON,
       }),
+      // replaces the kernel's stand-in: a render's own webhook needs the default endpoint to sign
+      inlineWebhookCheck: asFunction(
+        ({ webhookSigningKeys }) => inlineWebhookSignerCheck(webhookSigningKeys),
+        {
+          lifetime: Lifetime.SINGLETON,
+        },
+      ),
       ...singletons({
         webhookSecretBox: WebhookSecretBox,
         webhookSigningKeys: WebhookSigningKeys,

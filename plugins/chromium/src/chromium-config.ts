@@ -72,3 +72,6 @@ export const DEFAULT_CHROMIUM_CONFIG: ChromiumConfig = {
   runAsUid: 65534,
   runAsGid: 65534,
 }
+
+/** The `engine` value of a request that names this plugin's outputs (decision 0055). */
+export const CHROMIUM_ENGINE = 'chromium'

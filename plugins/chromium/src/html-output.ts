@@ -1,6 +1,7 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
 import { type Static, Type } from 'typebox'
 import type { BrowserPool } from './browser-pool.ts'
+import { CHROMIUM_ENGINE } from './chromium-config.ts'
 import { LocaleSchema } from './page-locale.ts'
 import { renderDocument } from './render-document.ts'
 
@@ -13,6 +14,7 @@ export type HtmlOptions = Static<typeof HtmlOptionsSchema>
 /** The `html` output: the DOM after the page has loaded and its scripts have run. */
 export class HtmlOutput implements RenderOutput<HtmlOptions> {
   readonly format = 'html'
+  readonly engine = CHROMIUM_ENGINE
   readonly optionsSchema = HtmlOptionsSchema
   /** the worker's browser pool this output renders with */
   readonly pool: BrowserPool

@@ -3,6 +3,7 @@ import { ProblemError } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import type { BrowserPool } from './browser-pool.ts'
+import { CHROMIUM_ENGINE } from './chromium-config.ts'
 import {
   type CaptureTarget,
   captureTarget,
@@ -27,6 +28,7 @@ interface Area {
 /** The `png`, `jpeg` and `webp` outputs: a screenshot through CDP (WebP natively, no re-encoding). */
 export class ImageOutput implements RenderOutput<ImageOptions> {
   readonly format: ImageFormat
+  readonly engine = CHROMIUM_ENGINE
   readonly optionsSchema = ImageOptionsSchema
   /** the worker's browser pool this output renders with */
   readonly pool: BrowserPool

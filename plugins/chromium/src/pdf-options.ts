@@ -1,4 +1,4 @@
-import type { RenderWarningCode } from '@docsvc/core/sdk'
+import { PdfMetadataSchema, type RenderWarningCode } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
@@ -7,6 +7,15 @@ const Length = Type.Union([
   Type.Number({ minimum: 0 }),
   Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$', description: 'a number with px, in, cm or mm' }),
 ])
+
+/**
+ * The margin of a side a request leaves out (decision 0057): 1cm, about what Chrome's print
+ * dialog uses by default, so text does not touch the edge of the paper; 0 must be asked for.
+ */
+export const DEFAULT_MARGIN = '1cm'
+
+const LIQUID_NOTE =
+  "With templating: true on inline HTML or Markdown it is Liquid filled from the render's data (a template's own header and footer always are)."
 
 const Password = Type.Union([Type.String({ maxLength: 127 }), Type.Null()])
 const Allowed = Type.Optional(Type.Boolean())
@@ -76,7 +85,14 @@ export const PdfOptionsSchema = Type.Object(
           bottom: Type.Optional(Length),
           left: Type.Optional(Length),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          description: `Space between the edge of the sheet and the content, per side: a number of CSS pixels, or a string with px, in, cm or mm. A side left out gets ${DEFAULT_MARGIN}, like a browser's print default; give 0 for content that reaches the edge. A header or footer is printed inside the top or bottom margin.`,
+          examples: [
+            { top: '2cm', bottom: '2cm' },
+            { top: 0, right: 0, bottom: 0, left: 0 },
+          ],
+        },
       ),
     ),
     print_background: Type.Optional(Type.Boolean({ default: true })),
@@ -84,8 +100,22 @@ export const PdfOptionsSchema = Type.Object(
     page_ranges: Type.Optional(
       Type.String({ pattern: '^\\s*\\d*\\s*-?\\s*\\d*(\\s*,\\s*\\d*\\s*-?\\s*\\d*)*\\s*$', maxLength: 200 }),
     ),
-    header_html: Type.Optional(Type.String({ maxLength: 200_000 })),
-    footer_html: Type.Optional(Type.String({ maxLength: 200_000 })),
+    header_html: Type.Optional(
+      Type.String({
+        maxLength: 200_000,
+        description: `HTML printed at the top of every page, inside the top margin. Elements with the class pageNumber, totalPages, date, title or url are filled in. Give font sizes in px or pt: the header has no default text size. ${LIQUID_NOTE}`,
+        examples: ['<div style="font-size:10px; width:100%; text-align:right">Invoice {{ number }}</div>'],
+      }),
+    ),
+    footer_html: Type.Optional(
+      Type.String({
+        maxLength: 200_000,
+        description: `HTML printed at the bottom of every page, inside the bottom margin; as header_html. ${LIQUID_NOTE}`,
+        examples: [
+          '<div style="font-size:10px; width:100%; text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+        ],
+      }),
+    ),
     prefer_css_page_size: Type.Optional(Type.Boolean()),
     tagged: Type.Optional(Type.Boolean()),
     outline: Type.Optional(Type.Boolean()),
@@ -95,7 +125,7 @@ export const PdfOptionsSchema = Type.Object(
     pdfua: Type.Optional(Type.Boolean()),
     attachments: Type.Optional(Type.Array(Attachment, { maxItems: 20 })),
     protect: Type.Optional(Protect),
-    metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    metadata: Type.Optional(PdfMetadataSchema),
   },
   { additionalProperties: false },
 )
@@ -159,7 +189,14 @@ export function pdfPlan(
     print.landscape = true
     paper = { width: paper.height, height: paper.width }
   }
-  const m = options.margin ?? {}
+  const given = Object.entries(options.margin ?? {}).filter(([, v]) => v !== undefined)
+  const m: Record<'top' | 'right' | 'bottom' | 'left', Length> = {
+    top: DEFAULT_MARGIN,
+    right: DEFAULT_MARGIN,
+    bottom: DEFAULT_MARGIN,
+    left: DEFAULT_MARGIN,
+    ...Object.fromEntries(given),
+  }
   const margin = {
     top: lengthPx(m.top),
     right: lengthPx(m.right),

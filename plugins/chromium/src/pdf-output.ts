@@ -2,6 +2,7 @@ import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '
 import { ProblemError } from '@docsvc/core/sdk'
 import type { BrowserPool } from './browser-pool.ts'
 import { firstLine } from './browser-pool.ts'
+import { CHROMIUM_ENGINE } from './chromium-config.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
 import { renderDocument } from './render-document.ts'
@@ -9,6 +10,7 @@ import { renderDocument } from './render-document.ts'
 /** The `pdf` output: Chromium's print to PDF with page size, margins, header and footer. */
 export class PdfOutput implements RenderOutput<PdfOptions> {
   readonly format = 'pdf'
+  readonly engine = CHROMIUM_ENGINE
   readonly optionsSchema = PdfOptionsSchema
   /** the worker's browser pool this output renders with */
   readonly pool: BrowserPool
@@ -19,10 +21,13 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
 
   async render(doc: RenderDocument, options: PdfOptions, ctx: OutputContext): Promise<RenderedFile> {
     const plan = pdfPlan(options ?? {}, (code, message) => ctx.warn(code, message))
+    let title: string | null = null
     const bytes = await renderDocument(this.pool, doc, ctx, {
       locale: options?.locale,
       produce: async ({ page }) => {
         await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
+        // Chromium titles an untitled document with its URL (about:blank): the kernel replaces that
+        title = (await page.title()).trim() || null
         try {
           return await page.pdf(plan.print)
         } catch (err) {
@@ -37,7 +42,7 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
         `the PDF has ${pages} pages; the plan allows ${ctx.maxPages}`,
         { pages, max_pages: ctx.maxPages },
       )
-    return { format: 'pdf', contentType: 'application/pdf', bytes, pages }
+    return { format: 'pdf', contentType: 'application/pdf', bytes, pages, title }
   }
 }
 
