@@ -4,7 +4,7 @@ export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from 
 export { fakeInputContext } from './fake-input-context.ts'
 export { runFileStoreContract } from './file-store-contract.ts'
 export { ghostscriptPdf, qpdfMerge, qpdfRewrite } from './foreign-pdfs.ts'
-export { loadTestPlugins, type PluginSet, type TestPluginLoad } from './load-test-plugins.ts'
+export { loadTestPlugins, type PluginSet, type TestPluginLoad, testPluginHost } from './load-test-plugins.ts'
 export {
   type ConformanceValidatorSubject,
   type PdfPostProcessorSubject,

@@ -1,5 +1,4 @@
 import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { loadPlugins, type PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import type { PluginHost, PluginLogger, PluginManifest } from '../sdk/define-plugin.ts'
 import { testOutboundGuard } from './test-outbound-guard.ts'
@@ -11,12 +10,23 @@ export interface TestPluginLoad {
   plugins: PluginManifest<never>[]
   /** DOCSVC_PLUGIN_* variables the plugins' config is read from */
   env?: NodeJS.ProcessEnv
-  /** what the kernel lends; by default a data dir nobody uses and a guard that allows nothing */
+  /** what the kernel lends, over testPluginHost() */
   host?: Partial<PluginHost>
   log?: PluginLogger
 }
 
 const quietLog: PluginLogger = { info() {}, warn() {}, error() {}, debug() {} }
+
+/** What the kernel lends a plugin loaded outside a kernel: the system temp dir, a guard that allows nothing. */
+export function testPluginHost(overrides: Partial<PluginHost> = {}): PluginHost {
+  return {
+    chromiumPath: '/usr/bin/chromium',
+    dataDir: tmpdir(),
+    mode: 'embedded',
+    guard: testOutboundGuard(),
+    ...overrides,
+  }
+}
 
 /**
  * A plugin's manifests through the kernel's real loader (DESIGN.md §4): the same checks of id,
@@ -34,12 +44,6 @@ export function loadTestPlugins({
     packages: [],
     env,
     log,
-    host: {
-      chromiumPath: '/usr/bin/chromium',
-      dataDir: path.join(tmpdir(), 'docsvc-plugin-test-data'),
-      mode: 'embedded',
-      guard: testOutboundGuard(),
-      ...host,
-    },
+    host: testPluginHost(host),
   })
 }
