@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { pdfText } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfText } from './pdf-tools.ts'
 
 // The "Bad input" paragraph of the render pipeline issue, through the API with real Chromium:
 // each case ends in its documented code or warning, and the worker keeps serving. One kernel (one

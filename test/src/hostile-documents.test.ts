@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ghostscriptPdf, pdfText } from '@docsvc/core/testing'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 import { cyclicPageTreePdf, manyPagesPdf, metadataBombPdf } from './hostile-pdfs.ts'
-import { ghostscriptPdf, pdfText } from './pdf-tools.ts'
 
 // Hostile documents over HTTP (issue 13): each one ends its own render with a clear problem, and
 // the next render on the same service succeeds. One kernel with the standard plugins (real

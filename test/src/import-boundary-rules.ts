@@ -16,7 +16,10 @@ import {
  *   `@docsvc/core/sdk` (its tests also `@docsvc/core/testing`): no other `@docsvc/*` package, no
  *   deep path into core, no relative path out of its own package. A third party has only these.
  * - `core-no-extension`: core imports no plugin or provider — no other workspace package and no
- *   relative path out of `core/` — except the composition root files named below.
+ *   relative path out of `core/` — except the composition root files named below. Core code and
+ *   tests that need a built-in plugin import a composition root file, which is an edge inside core
+ *   and allowed on purpose: they get the plugin the way a serving process does, by id, without
+ *   naming its package (tests through core/src/testing/standard-plugin.ts, decision 0065).
  * - `feature-owns-data`: a file in `core/src/<A>/` does not import another folder's repository or
  *   table definitions (`core/src/<B>/*-repository.ts`, `*-tables.ts`), directly or through a file
  *   that re-exports them, and its non-test code queries no table B owns (`TABLE_OWNERS`); it goes

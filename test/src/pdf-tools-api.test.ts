@@ -2,6 +2,18 @@ import { existsSync, readdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import {
+  ghostscriptPdf,
+  mutoolOpens,
+  pdfInfo,
+  pdfInfoWithPassword,
+  pdfPages,
+  pdfPageTexts,
+  pdfXmp,
+  qpdfCheck,
+  qpdfReport,
+  qpdfRewrite,
+} from '@docsvc/core/testing'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LocalFileStore } from '../../core/src/files/local-file-store.ts'
@@ -15,18 +27,6 @@ import {
 } from '../../core/src/testing/index.ts'
 import { fileBody } from '../../core/src/uploads/multipart-body.fixture.ts'
 import { pdfToolsPlugin } from '../../plugins/pdf-tools/src/index.ts'
-import {
-  ghostscriptPdf,
-  mutoolOpens,
-  pdfInfo,
-  pdfInfoWithPassword,
-  pdfPages,
-  pdfPageTexts,
-  pdfXmp,
-  qpdfCheck,
-  qpdfReport,
-  qpdfRewrite,
-} from './pdf-tools.ts'
 
 // The PDF tool routes (SPEC 4.4) over HTTP on both databases: each status and code, with the
 // outputs read by poppler, qpdf and mupdf. Inputs are made by Ghostscript and qpdf, never by us.

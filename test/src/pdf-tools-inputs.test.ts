@@ -1,8 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
-import type { PluginManifest } from '../../core/src/sdk/define-plugin.ts'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfToolsPlugin } from '../../plugins/pdf-tools/src/index.ts'
 import {
   ghostscriptPdf,
   mutoolOpens,
@@ -11,7 +6,12 @@ import {
   pdfPageTexts,
   qpdfCheck,
   qpdfRewrite,
-} from './pdf-tools.ts'
+} from '@docsvc/core/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
+import type { PluginManifest } from '../../core/src/sdk/define-plugin.ts'
+import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
+import { pdfToolsPlugin } from '../../plugins/pdf-tools/src/index.ts'
 
 // The tools on PDFs shaped by other software: linearized, object streams, and RC4 / AES-128 /
 // AES-256 encryption made by qpdf. Every output passes qpdf --check and opens in mupdf. SQLite

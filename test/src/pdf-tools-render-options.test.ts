@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 import {
   ghostscriptPdf,
   mutoolOpens,
@@ -12,7 +10,9 @@ import {
   pdfPageTexts,
   qpdfCheck,
   qpdfRewrite,
-} from './pdf-tools.ts'
+} from '@docsvc/core/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 
 // The `pdf.attachments` and `pdf.protect` render options on real Chromium output (one browser for
 // the file), and Chromium's PDFs as sources of the PDF tools. Results are read by poppler, qpdf

@@ -1,10 +1,10 @@
+import { ghostscriptPdf, pdfFonts, pdfPageTexts, qpdfRewrite } from '@docsvc/core/testing'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
 import type { PluginManifest } from '../../core/src/sdk/define-plugin.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 import { pdfToolsPlugin } from '../../plugins/pdf-tools/src/index.ts'
-import { ghostscriptPdf, pdfFonts, pdfPageTexts, qpdfRewrite } from './pdf-tools.ts'
 
 // SPEC "Test mode": a test key's output is marked TEST, the PDF tools' too; a live key's is not.
 // Inputs by Ghostscript and qpdf, outputs read by poppler.

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { pdfInfo, pdfPageTexts, pdfText } from '@docsvc/core/testing'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfInfo, pdfPageTexts, pdfText } from './pdf-tools.ts'
 
 // The render pipeline end to end with real Chromium: requests over HTTP, outputs read by poppler
 // and sharp. One kernel (one browser) for the file; SQLite, since the database side is covered

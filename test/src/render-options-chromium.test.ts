@@ -1,6 +1,14 @@
+import {
+  pdfInfo,
+  pdfText,
+  pdfWordBoxes,
+  pdfXmp,
+  qpdfCheck,
+  startTestKernel,
+  type TestKernel,
+  type TestWorkspace,
+} from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfInfo, pdfText, pdfWordBoxes, pdfXmp, qpdfCheck } from './pdf-tools.ts'
 
 // Issue 15 items 4-5 with real Chromium, read back by poppler and qpdf: `pdf.metadata` in Info
 // and XMP, the title of an untitled document (decision 0056), the default margins (0057) and

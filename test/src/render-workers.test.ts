@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { pdfText } from '@docsvc/core/testing'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliJson, type RunningCli, startCli } from '../../cli/src/cli-test-support.ts'
 import { TEST_DATABASE_URL } from '../../core/src/testing/index.ts'
-import { pdfText } from './pdf-tools.ts'
 
 // Cluster mode as an operator runs it: one `docsvc serve --no-worker` (API) and separate
 // `docsvc worker` processes on one PostgreSQL, with real Chromium. The database is a throwaway

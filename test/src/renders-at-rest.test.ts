@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ghostscriptPdf, pdfInfoWithPassword, pdfText, qpdfRewrite } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
 import type { PluginManifest } from '../../core/src/sdk/define-plugin.ts'
@@ -12,7 +13,6 @@ import {
 } from '../../core/src/testing/index.ts'
 import { inputUrlPlugin } from '../../plugins/input-url/src/index.ts'
 import { pdfToolsPlugin } from '../../plugins/pdf-tools/src/index.ts'
-import { ghostscriptPdf, pdfInfoWithPassword, pdfText, qpdfRewrite } from './pdf-tools.ts'
 
 // Issue 13 item 8: a render's credentials (URL-input basic auth, headers, cookies; protect and
 // unlock passwords) are sealed while it runs and gone from the database once it ended, whatever

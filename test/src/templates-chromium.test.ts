@@ -1,6 +1,6 @@
+import { pdfInfo, pdfPageTexts, pdfText } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfInfo, pdfPageTexts, pdfText } from './pdf-tools.ts'
 
 // Templates end to end with real Chromium: a published pdf_code template with a header and footer,
 // a pdf_markdown template and a tagged PDF preview, read back with poppler. One kernel, one

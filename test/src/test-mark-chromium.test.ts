@@ -1,7 +1,7 @@
+import { pdfAttachmentNames, pdfFonts, pdfPageTexts, pdfText, qpdfRewrite } from '@docsvc/core/testing'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
-import { pdfAttachmentNames, pdfFonts, pdfPageTexts, pdfText, qpdfRewrite } from './pdf-tools.ts'
 
 // SPEC "Test mode": test-key output is marked TEST, and the page cannot take the mark off. Real
 // Chromium over HTTP; the pages below try what a tenant could: CSS aimed at the old in-page mark

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { fileStoreContract } from './file-store-contract.ts'
+import { runFileStoreContract } from '../testing/file-store-contract.ts'
 import { LocalFileStore, renamedInto } from './local-file-store.ts'
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
@@ -26,7 +26,7 @@ describe('LocalFileStore contract', () => {
     store = new LocalFileStore(path.join(dir, 'files'))
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  fileStoreContract('LocalFileStore', () => store)
+  runFileStoreContract('LocalFileStore', () => store)
 })
 
 describe('LocalFileStore', () => {

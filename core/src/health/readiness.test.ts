@@ -1,8 +1,6 @@
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { inputPlugin } from '../kernel/plugins/plugin-test-fixtures.ts'
-import type { PluginManifest } from '../sdk/define-plugin.ts'
-import { startTestKernel, type TestKernel } from '../testing/index.ts'
+import { standardPlugin, startTestKernel, type TestKernel } from '../testing/index.ts'
 
 // /readyz is public: what failed may show, why it failed may not (issue 13 item 10). The reasons
 // below are the kind a driver really gives: addresses, users, paths.
@@ -18,7 +16,7 @@ describe('GET /readyz when parts fail', () => {
   beforeAll(async () => {
     t = await startTestKernel({
       builtins: [
-        queueSqlitePlugin as PluginManifest<never>,
+        standardPlugin('queue-sqlite'),
         inputPlugin('throws', ['throws'], {
           healthcheck: () => {
             throw new Error(SECRET_REASONS[1])

@@ -1,13 +1,12 @@
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
 import { templatesModule } from '../templates/templates-module.ts'
-import { startTestKernel } from '../testing/index.ts'
+import { standardPlugin, startTestKernel } from '../testing/index.ts'
 import { uploadsModule } from '../uploads/uploads-module.ts'
 import type { FeatureModule } from './feature-module.ts'
 
-const QUEUE = [queueSqlitePlugin as PluginManifest<never>]
+const QUEUE = [standardPlugin('queue-sqlite')]
 
 /** A feature that writes what happens to it into `events`. */
 function recording(id: string, events: string[], extra: Partial<FeatureModule> = {}): FeatureModule {

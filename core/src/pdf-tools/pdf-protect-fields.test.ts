@@ -1,9 +1,7 @@
-import { pdfToolsPlugin } from '@docsvc/pdf-tools'
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../testing/index.ts'
+import { standardPlugin, startTestKernel, type TestKernel, type TestWorkspace } from '../testing/index.ts'
 
 // Decision 0036: the protect tool's fields are the `protect` options of the PDF output a plugin
 // registered (Chromium's in the standard build), read when the routes are built; core imports
@@ -34,7 +32,11 @@ const ownProtectPlugin = definePlugin({
 async function kernelWith(...plugins: unknown[]) {
   const t = await startTestKernel({
     dialect: 'sqlite',
-    builtins: [queueSqlitePlugin, pdfToolsPlugin, ...plugins] as PluginManifest<never>[],
+    builtins: [
+      standardPlugin('queue-sqlite'),
+      standardPlugin('pdf-tools'),
+      ...plugins,
+    ] as PluginManifest<never>[],
   })
   const ws = await t.createWorkspace({ plan: 'growth' })
   return { t, ws }

@@ -1,14 +1,20 @@
-import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../kernel/config.ts'
 import { loadPlugins } from '../kernel/plugins/plugin-loader.ts'
 import { recordingLogger, testHost } from '../kernel/plugins/plugin-test-fixtures.ts'
+import { standardPlugin } from '../testing/standard-plugin.ts'
 import { createPgSchema, TEST_DATABASE_URL } from '../testing/test-databases.ts'
 import { selectQueue } from './select-queue.ts'
 
 // pg-boss's settings are the queue-pgboss plugin's own section: DOCSVC_PLUGIN_QUEUE_PGBOSS_*.
 const boot = (env: NodeJS.ProcessEnv) =>
-  loadPlugins({ host: testHost(), builtins: [queuePgBossPlugin], packages: [], env, log: recordingLogger() })
+  loadPlugins({
+    host: testHost(),
+    builtins: [standardPlugin('queue-pgboss')],
+    packages: [],
+    env,
+    log: recordingLogger(),
+  })
 
 describe('DOCSVC_PLUGIN_QUEUE_PGBOSS_*', () => {
   it('default to what the queue did before: poll 1 s, retry after 1 s, supervise every 10 s, 10 connections', async () => {

@@ -1,8 +1,8 @@
-import { PGBOSS_DEFAULTS, queuePgBossPlugin } from '@docsvc/queue-pgboss'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../kernel/config.ts'
-import { createRegistries } from '../kernel/plugins/extension-points.ts'
+import { loadTestPlugins } from '../testing/load-test-plugins.ts'
+import { standardPlugin } from '../testing/standard-plugin.ts'
 import { createPgSchema, TEST_DATABASE_URL } from '../testing/test-databases.ts'
 import { searchPathSchema, selectQueue } from './select-queue.ts'
 
@@ -24,9 +24,8 @@ describe('the queue of an installation confined to a schema', () => {
   })
 
   it('keeps its pg-boss tables beside it, so two installations in one database never take each other’s jobs', async () => {
-    const registries = createRegistries()
-    const log = { info() {}, warn() {}, error() {}, debug() {} }
-    queuePgBossPlugin.register({ registries, log, config: { ...PGBOSS_DEFAULTS, schema: '' } } as never)
+    // the pg-boss plugin with its default settings (no schema of its own), as the loader wires it
+    const { registries } = await loadTestPlugins({ plugins: [standardPlugin('queue-pgboss')] })
     const [a, b] = [await createPgSchema(), await createPgSchema()]
     const queueOf = (schema: string) =>
       selectQueue(registries, loadConfig({ DOCSVC_DATABASE_URL: urlIn(schema) }))

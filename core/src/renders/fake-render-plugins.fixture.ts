@@ -1,15 +1,13 @@
-import { chromiumPlugin, PdfOptionsSchema } from '@docsvc/chromium'
-import { imageCanvasPlugin } from '@docsvc/image-canvas'
-import { htmlDocumentBuilder, liquidTemplateEngine } from '@docsvc/input-html'
-import { markdownDocumentBuilder } from '@docsvc/input-markdown'
-import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
-import { Type } from 'typebox'
+import { type TSchema, Type } from 'typebox'
 import { STANDARD_PLUGINS } from '../composition/standard-plugins.ts'
+import { createRegistries } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import { protectSchemaOf } from '../pdf-tools/pdf-tool-schemas.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
 import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
+import { loadTestPlugins } from '../testing/load-test-plugins.ts'
+import { standardPlugin } from '../testing/standard-plugin.ts'
 
 // Stand-ins for the Chromium outputs, so the render API's behaviour is tested fast and exactly:
 // the document's HTML drives them (`sleep:<ms>`, `fail:<code>`, `pages:<n>`, `bytes:<n>`, and
@@ -54,6 +52,20 @@ async function fetchWithCredentials(doc: RenderDocument & { kind: 'url' }): Prom
   return res.text()
 }
 
+/**
+ * The `protect` options of the built-in PDF output (Chromium's), read from what it registers
+ * through the real loader (nothing starts): the PDF tools' protect route takes its fields from the
+ * PDF output, so the fake's must be the real ones.
+ */
+async function builtinPdfProtect(): Promise<TSchema> {
+  const { registries } = await loadTestPlugins({ plugins: [standardPlugin('chromium')] })
+  const protect = protectSchemaOf(registries.outputs.get('pdf')?.optionsSchema)
+  if (!protect) throw new Error('the built-in PDF output has no protect options')
+  return protect
+}
+
+const BUILTIN_PDF_PROTECT = await builtinPdfProtect()
+
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {
   return {
     format,
@@ -63,7 +75,7 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       {
         scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
         // the PDF tools' protect route takes its fields from the PDF output, as from Chromium's
-        ...(format === 'pdf' ? { protect: PdfOptionsSchema.properties.protect } : {}),
+        ...(format === 'pdf' ? { protect: BUILTIN_PDF_PROTECT } : {}),
       },
       { additionalProperties: false },
     ),
@@ -148,29 +160,33 @@ export const fakeOutputsPlugin = definePlugin({
 })
 
 export const FAKE_OUTPUT_BUILTINS = [
-  ...STANDARD_PLUGINS.filter((p) => p !== chromiumPlugin),
+  ...STANDARD_PLUGINS.filter((p) => p.id !== 'chromium'),
   fakeOutputsPlugin,
 ] as PluginManifest<never>[]
 
 /**
- * The real template engine and document builders of the html and markdown inputs, without their
- * inputs (the fake render plugin has its own `html`): templates and previews work as in production.
+ * A built-in plugin without the inputs it registers (they go to a throwaway registry): the html
+ * and markdown inputs lend the real template engine and document builders beside the fake render
+ * plugin's own `html`, so templates and previews work as in production. No start or stop: the
+ * Liquid worker threads are shared by every kernel of a test process, one kernel's stop must not
+ * end them under another's renders.
  */
-export const fakeRenderTemplatingPlugin = definePlugin({
-  id: 'fake-render-templating',
-  apiVersion: '^1',
-  provides: { templateEngines: ['liquid'], documentBuilders: ['html', 'markdown'] },
-  register({ registries }) {
-    registries.templateEngines.add('liquid', liquidTemplateEngine)
-    registries.documentBuilders.add('html', htmlDocumentBuilder)
-    registries.documentBuilders.add('markdown', markdownDocumentBuilder)
-  },
-})
+function withoutInputs(plugin: PluginManifest<never>): PluginManifest<never> {
+  const { inputs: _inputs, ...provides } = plugin.provides
+  return {
+    id: plugin.id,
+    apiVersion: plugin.apiVersion,
+    provides,
+    register: (ctx) =>
+      plugin.register({ ...ctx, registries: { ...ctx.registries, inputs: createRegistries().inputs } }),
+  }
+}
 
 export const FAKE_RENDER_BUILTINS = [
-  queueSqlitePlugin,
-  queuePgBossPlugin,
+  standardPlugin('queue-sqlite'),
+  standardPlugin('queue-pgboss'),
   fakeRenderPlugin,
-  fakeRenderTemplatingPlugin,
-  imageCanvasPlugin,
+  withoutInputs(standardPlugin('input-html')),
+  withoutInputs(standardPlugin('input-markdown')),
+  standardPlugin('image-canvas'),
 ] as PluginManifest<never>[]

@@ -14,6 +14,7 @@ export type {
   StorageProviderFactory,
 } from '../kernel/plugins/extension-points.ts'
 export type { Registry } from '../kernel/plugins/registry.ts'
+export { requiredCapability } from '../kernel/plugins/required-capability.ts'
 export type { ProblemCode } from '../kernel/problem-codes.ts'
 export { ProblemError } from '../kernel/problem-error.ts'
 export {

@@ -1,9 +1,8 @@
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeRenderPlugin } from '../renders/fake-render-plugins.fixture.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
 import type { TemplateEngine } from '../sdk/document-contracts.ts'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../testing/index.ts'
+import { standardPlugin, startTestKernel, type TestKernel, type TestWorkspace } from '../testing/index.ts'
 
 // Decision 0036: core reaches the template engine and the document builders only through the
 // registries plugins fill, so they can be replaced, and a kernel without them refuses clearly.
@@ -37,7 +36,7 @@ const bracketPlugin = definePlugin({
 async function kernelWith(...plugins: unknown[]) {
   const t = await startTestKernel({
     dialect: 'sqlite',
-    builtins: [queueSqlitePlugin, fakeRenderPlugin, ...plugins] as PluginManifest<never>[],
+    builtins: [standardPlugin('queue-sqlite'), fakeRenderPlugin, ...plugins] as PluginManifest<never>[],
     roles: ['api', 'worker'],
   })
   const ws = await t.createWorkspace({ plan: 'growth' })

@@ -1,16 +1,8 @@
 import { PDFDocument, PDFName, PDFNumber } from '@cantoo/pdf-lib'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import {
-  ghostscriptPdf,
-  pdfFonts,
-  pdfInfo,
-  pdfPagePng,
-  pdfPages,
-  pdfPageTexts,
-  qpdfCheck,
-  qpdfRewrite,
-} from '../../../test/src/pdf-tools.ts'
+import { ghostscriptPdf, qpdfRewrite } from '../testing/foreign-pdfs.ts'
+import { pdfFonts, pdfInfo, pdfPagePng, pdfPages, pdfPageTexts, qpdfCheck } from '../testing/pdf-readers.ts'
 import { stampTestImage } from './image-test-mark.ts'
 import { stampTestMark } from './pdf-test-mark.ts'
 

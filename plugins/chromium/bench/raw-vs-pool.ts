@@ -2,8 +2,9 @@
 // page per concurrent worker) against the chromium plugin's outputs on the same HTML, at
 // concurrency 1 and 2, in the same run, alternating.
 // Usage: node plugins/chromium/bench/raw-vs-pool.ts [renders per round] [rounds]
+
+import { testOutboundGuard } from '@docsvc/core/testing'
 import { chromium, type Page } from 'playwright-core'
-import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
 import { CLOSED_NETWORK_ARGS } from '../src/browser-instance.ts'
 import { BrowserPool } from '../src/browser-pool.ts'
 import { DEFAULT_CHROMIUM_CONFIG } from '../src/chromium-config.ts'
@@ -102,7 +103,7 @@ for (let i = 0; i < 2; i++) rawPages.push(await rawContext.newPage())
 const pool = new BrowserPool({
   chromiumPath: CHROMIUM,
   config: { ...DEFAULT_CHROMIUM_CONFIG, concurrency: 2 },
-  guard: new OutboundGuard([]),
+  guard: testOutboundGuard([]),
   log: { info() {}, warn() {}, error() {}, debug() {} },
 })
 await pool.start()

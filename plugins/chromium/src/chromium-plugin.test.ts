@@ -1,21 +1,17 @@
+import { loadTestPlugins, type PluginSet } from '@docsvc/core/testing'
 import { describe, expect, it } from 'vitest'
-import { loadPlugins, type PluginSet } from '../../../core/src/kernel/plugins/plugin-loader.ts'
-import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
 import { quietLog } from './chromium-test-support.ts'
 import { chromiumPlugin, PdfOutput } from './index.ts'
 
 async function load(env: NodeJS.ProcessEnv) {
-  return loadPlugins({
-    builtins: [chromiumPlugin as never],
-    packages: [],
+  return loadTestPlugins({
+    plugins: [chromiumPlugin as never],
     env,
     log: quietLog,
     host: {
       chromiumPath: '/usr/bin/chromium',
       // Chromium's folders go to the system temp dir, which must not be the data dir
       dataDir: '/var/lib/docsvc-plugin-test',
-      mode: 'embedded',
-      guard: new OutboundGuard([]),
     },
   })
 }

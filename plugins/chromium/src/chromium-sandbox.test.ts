@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { PluginLogger } from '@docsvc/core/sdk'
+import { testOutboundGuard } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
 import { BrowserPool } from './browser-pool.ts'
 import { DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 import { outputContext, pdfText, testPool } from './chromium-test-support.ts'
@@ -205,7 +205,7 @@ describe('a machine where the sandbox cannot work', () => {
     const pool = new BrowserPool({
       chromiumPath: fake,
       config: DEFAULT_CHROMIUM_CONFIG,
-      guard: new OutboundGuard([]),
+      guard: testOutboundGuard([]),
       log,
     })
     try {

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { OutputContext, PluginLogger, RenderWarning } from '@docsvc/core/sdk'
-import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
+import { testOutboundGuard } from '@docsvc/core/testing'
 import { BrowserPool } from './browser-pool.ts'
 import { type ChromiumConfig, DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 
@@ -21,7 +21,7 @@ export function testPool(
   return new BrowserPool({
     chromiumPath: process.env.DOCSVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
     config: { ...DEFAULT_CHROMIUM_CONFIG, ...config },
-    guard: new OutboundGuard(networkAllow),
+    guard: testOutboundGuard(networkAllow),
     log,
     ...(memoryCheckMs !== undefined ? { memoryCheckMs } : {}),
   })

@@ -1,8 +1,8 @@
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { ProblemError } from '@docsvc/core/sdk'
+import { testOutboundGuard } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OutboundGuard } from '../../../core/src/net/outbound-guard.ts'
 import type { BrowserPool } from './browser-pool.ts'
 import { html, outputContext, startTestServer, type TestServer, testPool } from './chromium-test-support.ts'
 import { GuardProxy, PROXY_HEADER } from './guard-proxy.ts'
@@ -76,7 +76,7 @@ describe('the guard proxy', () => {
   let port: number
 
   beforeAll(async () => {
-    proxy = new GuardProxy(new OutboundGuard([]))
+    proxy = new GuardProxy(testOutboundGuard([]))
     port = await proxy.listen()
   })
 
@@ -134,7 +134,7 @@ describe('the guard proxy', () => {
     const record = (reason: unknown) => unhandled.push(reason)
     process.on('unhandledRejection', record)
     // an allowed network, so a bad port is not refused before it would reach connect()
-    const open = new GuardProxy(new OutboundGuard(['127.0.0.1/32']))
+    const open = new GuardProxy(testOutboundGuard(['127.0.0.1/32']))
     const openPort = await open.listen()
     try {
       for (const target of [

@@ -9,7 +9,8 @@ export { type MarkdownInputFields, MarkdownInputSchema } from './markdown-input-
 export { MARKDOWN_THEMES, type MarkdownTheme, themeCss } from './themes/index.ts'
 
 /**
- * The `markdown` input: Markdown with a theme and extra CSS, optionally templated with Liquid. It
+ * The `markdown` input: Markdown with a theme and extra CSS, optionally templated with the
+ * installation's Liquid engine (registry `templateEngines`). It
  * also lends core's templates the `markdown` document builder.
  */
 export const inputMarkdownPlugin = definePlugin({
@@ -17,7 +18,7 @@ export const inputMarkdownPlugin = definePlugin({
   apiVersion: '^1',
   provides: { inputs: ['markdown'], documentBuilders: ['markdown'] },
   register({ registries }) {
-    registries.inputs.add('markdown', createMarkdownInput())
+    registries.inputs.add('markdown', createMarkdownInput(registries.templateEngines))
     registries.documentBuilders.add('markdown', markdownDocumentBuilder)
   },
 })

@@ -1,5 +1,5 @@
 import type { ProblemError } from '@docsvc/core/sdk'
-import { fakeInputContext } from '@docsvc/core/testing'
+import { fakeInputContext, loadTestPlugins, standardPlugin } from '@docsvc/core/testing'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
 import { inputMarkdownPlugin } from './index.ts'
@@ -8,7 +8,9 @@ import { MarkdownInputSchema } from './markdown-input-schema.ts'
 
 const fakeContext = fakeInputContext
 
-const input = createMarkdownInput()
+// templating runs on the installation's Liquid engine, input-html's, loaded through the real loader
+const { registries } = await loadTestPlugins({ plugins: [standardPlugin('input-html'), inputMarkdownPlugin] })
+const input = createMarkdownInput(registries.templateEngines)
 
 async function render(fields: Parameters<typeof input.resolve>[0], data = {}): Promise<string> {
   const doc = await input.resolve(fields, fakeContext(data).ctx)
@@ -139,6 +141,36 @@ describe('markdown input: templating', () => {
     )
     expect(err?.code).toBe('template_syntax_error')
     expect(err?.extras).toEqual({ line: 7, column: 7, excerpt: '| 1 | {{ x | nope }} |' })
+  })
+
+  it("formats with the output's locale when a filter names none", async () => {
+    const { ctx } = fakeContext({ total: 1234.5 })
+    const doc = await input.resolve(
+      { markdown: "{{ total | money: 'EUR' }}", templating: true },
+      { ...ctx, locale: 'de-DE' },
+    )
+    expect(doc.kind === 'html' && doc.html).toContain('<p>1.234,50\u00a0€</p>')
+    const unknown = fakeContext({ total: 1 })
+    await input.resolve(
+      { markdown: "{{ total | money: 'EUR' }}", templating: true },
+      { ...unknown.ctx, locale: 'zz-QQ' },
+    )
+    expect(unknown.warnings).toContain('locale_unsupported')
+  })
+
+  it('refuses templating with service_unavailable where no plugin lends a Liquid engine', async () => {
+    const alone = await loadTestPlugins({ plugins: [inputMarkdownPlugin] })
+    const markdown = alone.registries.inputs.get('markdown')!
+    const err = await markdown
+      .resolve({ markdown: '{{ x }}', templating: true } as never, fakeContext().ctx)
+      .then(
+        () => undefined,
+        (e: ProblemError) => e,
+      )
+    expect(err?.code).toBe('service_unavailable')
+    expect(err?.message).toBe('This installation has no template engine "liquid": no plugin registered it.')
+    const plain = await markdown.resolve({ markdown: '# Plain' } as never, fakeContext().ctx)
+    expect(plain.kind === 'html' && plain.html).toContain('<h1>Plain</h1>')
   })
 })
 

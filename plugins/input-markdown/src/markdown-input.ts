@@ -1,10 +1,23 @@
-import type { InputContext, RenderDocument, RenderInput } from '@docsvc/core/sdk'
-import { renderLiquidForRender } from '@docsvc/input-html/templating'
+import {
+  type InputContext,
+  type Registry,
+  type RenderDocument,
+  type RenderInput,
+  requiredCapability,
+  type TemplateEngine,
+} from '@docsvc/core/sdk'
 import { markdownDocument } from './markdown-document.ts'
 import { type MarkdownInputFields, MarkdownInputSchema } from './markdown-input-schema.ts'
 
-/** `{ type: 'markdown', markdown, css?, theme?, allow_raw_html?, templating? }` -> HTML. */
-export function createMarkdownInput(): RenderInput<MarkdownInputFields> {
+/**
+ * `{ type: 'markdown', markdown, css?, theme?, allow_raw_html?, templating? }` -> HTML. Templating
+ * uses the installation's `liquid` template engine, looked up when a render asks for it (any plugin
+ * may register it; input-html does): without one, `templating: true` is refused with
+ * service_unavailable and untemplated Markdown still renders (docs/decisions/0065).
+ */
+export function createMarkdownInput(
+  templateEngines: Registry<TemplateEngine>,
+): RenderInput<MarkdownInputFields> {
   return {
     type: 'markdown',
     schema: MarkdownInputSchema,
@@ -13,7 +26,7 @@ export function createMarkdownInput(): RenderInput<MarkdownInputFields> {
       let markdown = input.markdown
       if (input.templating === true) {
         // Liquid runs over the source, so error lines and columns are the Markdown's own
-        markdown = await renderLiquidForRender(markdown, ctx.data, ctx)
+        markdown = await renderTemplate(requiredCapability(templateEngines, 'liquid'), markdown, ctx)
       } else if (Object.keys(ctx.data).length > 0) {
         ctx.warn(
           'feature_unavailable',
@@ -29,4 +42,11 @@ export function createMarkdownInput(): RenderInput<MarkdownInputFields> {
       return { kind: 'html', html }
     },
   }
+}
+
+/** The output's locale is the filters' default, and their warnings (locale_unsupported) join the render's. */
+async function renderTemplate(engine: TemplateEngine, source: string, ctx: InputContext): Promise<string> {
+  const { output, warnings } = await engine.render(source, ctx.data, ctx.locale ? { locale: ctx.locale } : {})
+  for (const w of warnings) ctx.warn(w.code, w.message)
+  return output
 }

@@ -1,5 +1,5 @@
+import { ghostscriptPdf, qpdfMerge, qpdfRewrite } from '@docsvc/core/testing'
 import { describe, expect, it } from 'vitest'
-import { ghostscriptPdf, qpdfMerge, qpdfRewrite } from '../../../test/src/pdf-tools.ts'
 import { flatTreePageCount } from './flat-page-count.ts'
 
 const pages = (n: number, label: string) => Array.from({ length: n }, (_, i) => `${label} ${i + 1}`)

@@ -1,5 +1,5 @@
+import { ghostscriptPdf, qpdfRewrite } from '@docsvc/core/testing'
 import { describe, expect, it } from 'vitest'
-import { ghostscriptPdf, qpdfRewrite } from '../../../test/src/pdf-tools.ts'
 import { PAGE_BOUND_MAX_BYTES, pageCountBound } from './page-bound.ts'
 
 describe('pageCountBound', () => {

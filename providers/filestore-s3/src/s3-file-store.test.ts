@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import S3rver from '@20minutes/s3rver'
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { startTestKernel, TEST_DIALECTS, type TestKernel } from '@docsvc/core/testing'
+import {
+  readStream,
+  runFileStoreContract,
+  startTestKernel,
+  TEST_DIALECTS,
+  type TestKernel,
+} from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileStoreContract, readStream } from '../../../core/src/files/file-store-contract.ts'
 import { filestoreS3Plugin, s3FileStoreFactory } from './filestore-s3-plugin.ts'
 import { createS3FileStore, type S3FileStore, type S3FileStoreOptions } from './s3-file-store.ts'
 import { S3FileStoreConfigSchema } from './s3-file-store-config.ts'
@@ -49,7 +54,7 @@ describe('S3FileStore against a local S3 server', () => {
   beforeAll(() => {
     shared = store()
   })
-  fileStoreContract('S3FileStore', () => shared)
+  runFileStoreContract('S3FileStore', () => shared)
 
   const head = (key: string) =>
     new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS }).send(

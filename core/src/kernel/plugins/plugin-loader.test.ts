@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKernel } from '../../composition/create-kernel.ts'
-import type { PluginManifest } from '../../sdk/define-plugin.ts'
 import { PLUGIN_API_VERSION } from '../../sdk/index.ts'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../testing/index.ts'
+import { standardPlugin, startTestKernel, type TestKernel, type TestWorkspace } from '../../testing/index.ts'
 import { loadConfig } from '../config.ts'
 import { apiVersionAccepts, type LoadPluginsOptions, loadPlugins, PluginBootError } from './plugin-loader.ts'
 import {
@@ -38,7 +36,7 @@ describe('a third-party plugin loaded by package name (examples/plugin-hello)', 
     t = await startTestKernel({
       env: { DOCSVC_PLUGINS: 'docsvc-plugin-hello', DOCSVC_PLUGIN_HELLO_GREETING: 'Bonjour' },
       // the embedded queue, so /readyz has everything it checks
-      builtins: [queueSqlitePlugin as PluginManifest<never>],
+      builtins: [standardPlugin('queue-sqlite')],
       pluginSearchPaths: [plugins.dir],
     })
     ws = await t.createWorkspace()

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Type } from 'typebox'
-import { OutboundGuard } from '../../net/outbound-guard.ts'
-import type { PluginHost } from '../../sdk/define-plugin.ts'
 import { definePlugin, type PluginLogger, type PluginManifest } from '../../sdk/index.ts'
 import type { OutputFormat } from '../../sdk/render-contracts.ts'
 import type { InputPlugin, OutputPlugin } from './extension-points.ts'
@@ -73,11 +71,4 @@ export function fakeOutput(format: OutputFormat): OutputPlugin {
 }
 
 /** A host for plugins loaded outside a kernel: nothing may be fetched. */
-export function testHost(): PluginHost {
-  return {
-    chromiumPath: '/usr/bin/chromium',
-    dataDir: '/tmp',
-    mode: 'embedded',
-    guard: new OutboundGuard([]),
-  }
-}
+export { testPluginHost as testHost } from '../../testing/load-test-plugins.ts'

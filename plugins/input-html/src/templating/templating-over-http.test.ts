@@ -1,7 +1,11 @@
 import { definePlugin, type PluginManifest } from '@docsvc/core/sdk'
-import { startTestKernel, TEST_DIALECTS, type TestKernel, type TestWorkspace } from '@docsvc/core/testing'
-import { queuePgBossPlugin } from '@docsvc/queue-pgboss'
-import { queueSqlitePlugin } from '@docsvc/queue-sqlite'
+import {
+  standardProviders,
+  startTestKernel,
+  TEST_DIALECTS,
+  type TestKernel,
+  type TestWorkspace,
+} from '@docsvc/core/testing'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inputHtmlPlugin } from '../index.ts'
@@ -27,12 +31,7 @@ const echoPdfPlugin = definePlugin({
   },
 })
 
-const BUILTINS = [
-  queueSqlitePlugin,
-  queuePgBossPlugin,
-  inputHtmlPlugin,
-  echoPdfPlugin,
-] as PluginManifest<never>[]
+const BUILTINS = [...standardProviders(), inputHtmlPlugin, echoPdfPlugin] as PluginManifest<never>[]
 
 // seconds of sorting in a single output: only the worker's hard time budget stops it
 

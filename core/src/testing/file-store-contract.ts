@@ -5,18 +5,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { putLocalFiles } from '../files/put-local-files.ts'
+import { readStoredFile, readStoredFiles, readStream } from '../files/read-stored-file.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
-
-import { putLocalFiles } from './put-local-files.ts'
-import { readStoredFile, readStoredFiles, readStream } from './read-stored-file.ts'
-
-export { readStream }
 
 /**
  * The behaviour every FileStore shares (DESIGN.md §9: one contract suite per extension point).
  * `store()` is called inside each test, after the caller's beforeAll has set it up.
  */
-export function fileStoreContract(name: string, store: () => FileStore): void {
+export function runFileStoreContract(name: string, store: () => FileStore): void {
   describe(`${name} as a FileStore`, () => {
     const key = (label: string) => `ws_contract/rnd_${randomBytes(6).toString('hex')}/file_${label}`
 

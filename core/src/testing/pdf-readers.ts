@@ -1,20 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
+import { run, withFile } from './pdf-command.ts'
 
-// Independent readers of what the service produced: poppler's pdftotext and pdfinfo.
-
-function withFile<T>(bytes: Buffer, ext: string, fn: (file: string) => T): T {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-pdf-'))
-  const file = path.join(dir, `out.${ext}`)
-  writeFileSync(file, bytes)
-  try {
-    return fn(file)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+// Independent readers of what the service produced, so a test asserts on what a user sees:
+// poppler (pdftotext, pdfinfo, pdfdetach, pdffonts), qpdf and mupdf's mutool.
 
 export function pdfText(bytes: Buffer): string {
   return withFile(bytes, 'pdf', (file) =>
@@ -28,7 +17,11 @@ export function pdfPageTexts(bytes: Buffer): string[] {
 }
 
 export function pdfInfo(bytes: Buffer): Record<string, string> {
-  const out = withFile(bytes, 'pdf', (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' }))
+  return infoFields(withFile(bytes, 'pdf', (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' })))
+}
+
+// pdfinfo prints `Name:   value` lines
+function infoFields(out: string): Record<string, string> {
   return Object.fromEntries(
     out
       .split('\n')
@@ -36,91 +29,6 @@ export function pdfInfo(bytes: Buffer): Record<string, string> {
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => [m[1]!.trim(), m[2]!.trim()]),
   )
-}
-
-// Inputs no code of ours made, and independent readers for the PDF tools: Ghostscript, qpdf,
-// poppler (pdfinfo, pdfdetach) and mupdf's mutool.
-
-function run(command: string, args: string[], cwd?: string): { code: number; out: string } {
-  try {
-    const out = execFileSync(command, args, {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(cwd ? { cwd } : {}),
-    })
-    return { code: 0, out }
-  } catch (err) {
-    const e = err as { status?: number; stdout?: string; stderr?: string }
-    return { code: e.status ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
-  }
-}
-
-function psString(text: string): string {
-  return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`
-}
-
-/** A PDF made by Ghostscript: one page per text, each page `width` x `height` points. */
-export function ghostscriptPdf(
-  pages: string[],
-  size: { width: number; height: number } = { width: 595, height: 842 },
-): Buffer {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-gs-'))
-  try {
-    const program = pages
-      .map(
-        (text) =>
-          `/Helvetica findfont 24 scalefont setfont 72 ${size.height - 100} moveto ${psString(text)} show showpage`,
-      )
-      .join('\n')
-    writeFileSync(path.join(dir, 'pages.ps'), program)
-    const out = path.join(dir, 'out.pdf')
-    const args = [
-      '-q',
-      '-dNOPAUSE',
-      '-dBATCH',
-      '-dSAFER',
-      '-sDEVICE=pdfwrite',
-      `-dDEVICEWIDTHPOINTS=${size.width}`,
-      `-dDEVICEHEIGHTPOINTS=${size.height}`,
-      '-dFIXEDMEDIA',
-      `-sOutputFile=${out}`,
-      path.join(dir, 'pages.ps'),
-    ]
-    const result = run('gs', args)
-    if (result.code !== 0) throw new Error(`gs failed: ${result.out}`)
-    return readFileSync(out)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** The PDF rewritten by the qpdf command with `args` (e.g. --linearize, or --encrypt ... --). */
-export function qpdfRewrite(bytes: Buffer, args: string[]): Buffer {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-qpdf-'))
-  try {
-    writeFileSync(path.join(dir, 'in.pdf'), bytes)
-    const result = run('qpdf', [...args, 'in.pdf', 'out.pdf'], dir)
-    if (result.code !== 0 && result.code !== 3) throw new Error(`qpdf failed: ${result.out}`)
-    return readFileSync(path.join(dir, 'out.pdf'))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** The sources' pages in one PDF, as the qpdf command merges them (`--empty --pages ...`). */
-export function qpdfMerge(sources: Buffer[]): Buffer {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-qpdf-'))
-  try {
-    const files = sources.map((bytes, i) => {
-      writeFileSync(path.join(dir, `in-${i}.pdf`), bytes)
-      return `in-${i}.pdf`
-    })
-    const result = run('qpdf', ['--empty', '--pages', ...files, '--', 'out.pdf'], dir)
-    if (result.code !== 0 && result.code !== 3) throw new Error(`qpdf failed: ${result.out}`)
-    return readFileSync(path.join(dir, 'out.pdf'))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
 }
 
 /** `qpdf --check` (with the password, if any): true when the file has no errors. */
@@ -139,14 +47,7 @@ export function qpdfCheck(bytes: Buffer, password?: string): { ok: boolean; outp
 export function pdfInfoWithPassword(bytes: Buffer, password: string): Record<string, string> | undefined {
   return withFile(bytes, 'pdf', (file) => {
     const result = run('pdfinfo', ['-upw', password, file])
-    if (result.code !== 0) return undefined
-    return Object.fromEntries(
-      result.out
-        .split('\n')
-        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => [m[1]!.trim(), m[2]!.trim()]),
-    )
+    return result.code === 0 ? infoFields(result.out) : undefined
   })
 }
 
