@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { PdfTool } from '../kernel/plugins/extension-points.ts'
-import type { Registry } from '../kernel/plugins/registry.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { Registry } from '../sdk/extension-points.ts'
 import type { GuardedFetch, RenderedFile } from '../sdk/render-contracts.ts'
 
 // The PDF render options applied after printing (SPEC 2.16): `pdf.metadata` (and the title of a

@@ -1,7 +1,7 @@
 import type { PdfTool } from '../kernel/plugins/extension-points.ts'
-import type { Registry } from '../kernel/plugins/registry.ts'
 import { type FieldProblem, ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { RenderRequest } from '../renders/render.ts'
+import type { Registry } from '../sdk/extension-points.ts'
 import { type PdfSourceSpec, sourceShapeProblems } from './pdf-sources.ts'
 
 /** SPEC 8: merge takes 2 to 200 PDFs. */

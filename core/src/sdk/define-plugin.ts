@@ -1,5 +1,5 @@
 import type { Static, TObject } from 'typebox'
-import type { ExtensionPoint, Registries } from '../kernel/plugins/extension-points.ts'
+import type { ExtensionPoint, Registries } from './extension-points.ts'
 import type { GuardedFetch } from './render-contracts.ts'
 
 /** The kernel's plugin API version; a plugin's `apiVersion` range must accept it. */

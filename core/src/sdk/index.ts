@@ -1,19 +1,6 @@
 // The only import surface for plugins and providers.
 
 export { mapWithLimit } from '../kernel/map-with-limit.ts'
-export type {
-  ConformanceValidator,
-  EinvoiceProfile,
-  EmailProviderFactory,
-  ExtensionPoint,
-  InputPlugin,
-  OutputPlugin,
-  PdfPostProcessor,
-  PdfTool,
-  Registries,
-  StorageProviderFactory,
-} from '../kernel/plugins/extension-points.ts'
-export type { Registry } from '../kernel/plugins/registry.ts'
 export { requiredCapability } from '../kernel/plugins/required-capability.ts'
 export type { ProblemCode } from '../kernel/problem-codes.ts'
 export { ProblemError } from '../kernel/problem-error.ts'
@@ -85,6 +72,19 @@ export {
   type EmailSendOptions,
   type SentEmail,
 } from './email-contracts.ts'
+export type {
+  ConformanceValidator,
+  EinvoiceProfile,
+  EmailProviderFactory,
+  ExtensionPoint,
+  InputPlugin,
+  OutputPlugin,
+  PdfPostProcessor,
+  PdfTool,
+  Registries,
+  Registry,
+  StorageProviderFactory,
+} from './extension-points.ts'
 export { type FairClaimPlan, type GroupState, planFairClaims, UNGROUPED } from './fair-claim.ts'
 export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
 export { checkJobOptions } from './job-options.ts'

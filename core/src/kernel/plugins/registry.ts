@@ -1,8 +1,10 @@
+import type { Registry as RegistryContract } from '../../sdk/extension-points.ts'
+
 /**
- * One extension point: a typed map from a key (an input type, a format, a provider name) to what
+ * One extension point (the SDK's `Registry`): a typed map from a key (an input type, a format, a provider name) to what
  * a plugin registered for it. A second registration of a key stops boot, naming both plugins.
  */
-export class Registry<T> {
+export class Registry<T> implements RegistryContract<T> {
   readonly name: string
   readonly #entries = new Map<string, { value: T; pluginId: string }>()
 

@@ -1,5 +1,5 @@
+import type { Registry } from '../../sdk/extension-points.ts'
 import { ProblemError } from '../problem-error.ts'
-import type { Registry } from './registry.ts'
 
 /**
  * What a plugin registered under `key`, looked up when core needs it; without it the request is
