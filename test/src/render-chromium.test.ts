@@ -51,6 +51,23 @@ async function binary(path: string, body: object, key = ws.liveKey) {
 }
 
 describe('HTML, Markdown and URLs into PDF and images with Chromium', () => {
+  it('answers page_ranges past the end at the field sent, with the page count and no Chromium text', async () => {
+    const html = '<p>one</p><p style="break-before: page">two</p>'
+    const res = await binary('/v1/pdf/from-html', { html, pdf: { page_ranges: '5-6' } })
+    expect(res.statusCode).toBe(422)
+    const body = res.json()
+    expect(body.code).toBe('validation_error')
+    expect(body.detail).toBe('pdf.page_ranges "5-6" names pages the document does not have: it has 2 pages.')
+    expect(body.errors).toEqual([
+      {
+        path: '/pdf/page_ranges',
+        code: 'out_of_range',
+        message: 'names pages the document does not have: it has 2 pages',
+      },
+    ])
+    expect(res.body).not.toMatch(/Protocol error|printToPDF/i)
+  })
+
   it('renders HTML to a PDF whose text and pages poppler reads', async () => {
     const html = `<h1>Invoice 2026-0042</h1>${'<p>line</p>'.repeat(120)}`
     const res = await binary('/v1/pdf/from-html', { html, pdf: { format: 'A4' } })

@@ -5,6 +5,7 @@ import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts
 import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import { renderInputTypes } from '../renders/render-producers.ts'
 import { accountView, currentCycle } from './account-view.ts'
 import { usageRoutes } from './usage-routes.ts'
 
@@ -62,6 +63,8 @@ export async function accountRoutes(
       const capabilities = Object.fromEntries(
         EXTENSION_POINTS.map((point) => [point, registries[point].keys()]),
       )
+      // template inputs are made by a core producer, not an input plugin; clients may still name them
+      capabilities.inputs = renderInputTypes(registries.inputs, container.cradle.renderProducers)
       return accountView({
         auth,
         plan,

@@ -44,6 +44,11 @@ export interface RenderProducer {
   /** the `input.type` it makes */
   readonly inputType: string
   /**
+   * true when clients name the type in `POST /v1/renders` (`template`); false or absent for types
+   * only the service's own routes create (PDF tools)
+   */
+  readonly requestable?: boolean
+  /**
    * Checks and normalises the stored request at creation (throw a ProblemError); when absent the
    * input is taken as the route validated it.
    */
@@ -71,4 +76,18 @@ export class RenderProducers {
   get(inputType: string): RenderProducer | undefined {
     return this.#byType.get(inputType)
   }
+
+  /** the input types a client may name that a producer, not an input plugin, makes */
+  requestableTypes(): string[] {
+    return [...this.#byType.values()].filter((p) => p.requestable === true).map((p) => p.inputType)
+  }
+}
+
+/**
+ * Every `input.type` a render request may name on this installation: the input plugins' and the
+ * requestable producers'. The one list behind the error for an unknown type and
+ * `capabilities.inputs`.
+ */
+export function renderInputTypes(inputPlugins: { keys(): string[] }, producers: RenderProducers): string[] {
+  return [...new Set([...inputPlugins.keys(), ...producers.requestableTypes()])].sort()
 }

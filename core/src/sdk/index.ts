@@ -15,7 +15,7 @@ export type {
 } from '../kernel/plugins/extension-points.ts'
 export type { Registry } from '../kernel/plugins/registry.ts'
 export type { ProblemCode } from '../kernel/problem-codes.ts'
-export { ProblemError } from '../kernel/problem-error.ts'
+export { causeText, ProblemError, problemFromCause } from '../kernel/problem-error.ts'
 export {
   type ProgramResult,
   type RunProgramOptions,

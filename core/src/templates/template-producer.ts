@@ -16,6 +16,7 @@ import type { TemplateRepository } from './template-repository.ts'
 /** Renders `input.type: template` (prepared at creation by TemplateRenders). */
 export class TemplateProducer implements RenderProducer {
   readonly inputType = 'template'
+  readonly requestable = true
   readonly #templates: TemplateRepository
   readonly #testMark: TestMark
   readonly #maxPixels: number
