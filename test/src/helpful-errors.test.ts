@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
+import {
+  memoryLogger,
+  startTestKernel,
+  type TestKernel,
+  type TestWorkspace,
+} from '../../core/src/testing/index.ts'
 
 // Issue 15 item 3, "errors that say how to fix", through HTTP with the real plugins' schemas:
 // each case is a request a reviewer sent and the answer that left them reading the source.
@@ -7,9 +12,10 @@ import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core
 
 let t: TestKernel
 let ws: TestWorkspace
+const log = memoryLogger()
 
 beforeAll(async () => {
-  t = await startTestKernel({})
+  t = await startTestKernel({ logger: log.logger })
   ws = await t.createWorkspace({ plan: 'scale' })
 }, 60_000)
 afterAll(() => t?.close())
@@ -198,5 +204,25 @@ describe('a render of the other mode', () => {
     const missing = 'rnd_01aaaaaaaaaaaaaaaaaaaaaaaa'
     const none = await send('GET', `/v1/renders/${missing}`, undefined, ws.liveKey)
     expect(none.json().detail).toBe(other.json().detail.replace(id, missing))
+  })
+})
+
+describe('a library’s own words', () => {
+  it('stay out of the body and go to the log with the request id', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/pdf/from-html',
+      key: ws.testKey,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"html": "x",, }',
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('invalid_json')
+    // where the parser stopped helps; its sentence ("Expected double-quoted property name…") does not
+    expect(res.json().detail).toMatch(/^The body is not valid JSON at (line 1, column \d+|character \d+)\.$/)
+    const requestId = res.headers['x-request-id']
+    const logged = log.lines.find((l) => l.request_id === requestId && l.internal)
+    expect(logged).toMatchObject({ code: 'invalid_json', internal: expect.stringMatching(/JSON/) })
+    expect(res.body).not.toContain(String(logged?.internal))
   })
 })

@@ -1,6 +1,7 @@
 export { type EinvoiceProfileSubject, runEinvoiceProfileContract } from './einvoice-contract.ts'
 export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from './email-contract.ts'
 export { fakeInputContext } from './fake-input-context.ts'
+export { memoryLogger } from './memory-logger.ts'
 export {
   type ConformanceValidatorSubject,
   type PdfPostProcessorSubject,
