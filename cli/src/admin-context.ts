@@ -45,7 +45,7 @@ export async function withKernel<T>(env: NodeJS.ProcessEnv, fn: (kernel: Kernel)
     if (err instanceof ProblemError && err.code === 'not_found') {
       throw new ProblemError(
         err.code,
-        `${err.detail ?? err.message} in the ${describeDatabase(config)}`,
+        `${err.detail ?? err.message} (looked in the ${describeDatabase(config)})`,
         err.extras,
       )
     }

@@ -39,14 +39,14 @@ describe('admin command errors', () => {
     expect(JSON.parse(missingWs.stdout)).toEqual({
       error: {
         code: 'not_found',
-        message: `not_found: workspace ws_missing does not exist in the ${database}`,
+        message: `not_found: workspace ws_missing does not exist (looked in the ${database})`,
       },
     })
     expect(missingWs.stderr).toContain('workspace ws_missing does not exist')
     expect(missingWsText.code).toBe(1)
     // oclif wraps long lines on stderr; the JSON above holds the whole message
     expect(missingWsText.stderr).toMatch(
-      /Error: not_found: workspace ws_missing does not exist in the SQLite/,
+      /Error: not_found: workspace ws_missing does not exist \(looked in the/,
     )
     expect(badMode.code).toBe(2)
     expect(JSON.parse(badMode.stdout).error).toEqual({
@@ -60,7 +60,10 @@ describe('admin command errors', () => {
     expect(badGrace.code).toBe(2)
     expect(badGrace.stderr).toMatch(/Expected --grace=5 to be one of: 0, 1, 24, 72/)
     expect(missingKey.code).toBe(1)
-    expect(JSON.parse(missingKey.stdout).error.code).toBe('not_found')
+    expect(JSON.parse(missingKey.stdout).error).toEqual({
+      code: 'not_found',
+      message: `not_found: API key key_missing does not exist (looked in the ${database})`,
+    })
     expect(badCidr.code).toBe(1)
     expect(badCidr.stderr).toMatch(/nope/)
     expect(badDate.code).toBe(1)
