@@ -97,7 +97,8 @@ export async function buildApp({
     const problem = shapeProblem(toProblem(error), request)
     if (problem.code === 'internal_error') request.log.error({ err: error }, 'request failed')
     else if (problem.extras.internal) {
-      request.log.warn({ code: problem.code, internal: problem.extras.internal }, 'request refused')
+      // info, not warn: a client's bad JSON is not the operator's problem, but its cause is findable
+      request.log.info({ code: problem.code, internal: problem.extras.internal }, 'request refused')
     }
     // a failed render's cause is in the worker's log under its render id; this ties the request to it
     if (problem.extras.render_id) {
