@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
+import {
+  memoryLogger,
+  startTestKernel,
+  type TestKernel,
+  type TestWorkspace,
+} from '../../core/src/testing/index.ts'
 import { pdfInfo, pdfPageTexts, pdfText } from './pdf-tools.ts'
 
 // The render pipeline end to end with real Chromium: requests over HTTP, outputs read by poppler
@@ -13,6 +18,7 @@ let t: TestKernel
 let ws: TestWorkspace
 let site: Server
 let siteUrl: string
+const log = memoryLogger()
 
 beforeAll(async () => {
   site = createServer((req, res) => {
@@ -36,7 +42,11 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-  t = await startTestKernel({ roles: ['api', 'worker'], env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' } })
+  t = await startTestKernel({
+    roles: ['api', 'worker'],
+    env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' },
+    logger: log.logger,
+  })
   ws = await t.createWorkspace({ plan: 'scale' })
 }, 60_000)
 
@@ -66,6 +76,12 @@ describe('HTML, Markdown and URLs into PDF and images with Chromium', () => {
       },
     ])
     expect(res.body).not.toMatch(/Protocol error|printToPDF/i)
+    // Chromium's words are in the log, findable from the request id through the render id
+    const renderId = body.render_id
+    const request = log.lines.find((l) => l.request_id === res.headers['x-request-id'] && l.render_id)
+    expect(request).toMatchObject({ render_id: renderId, code: 'validation_error' })
+    const worker = log.lines.find((l) => l.render_id === renderId && l.internal)
+    expect(worker?.internal).toMatch(/page range|printToPDF/i)
   })
 
   it('renders HTML to a PDF whose text and pages poppler reads', async () => {
