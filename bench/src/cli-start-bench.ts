@@ -41,6 +41,8 @@ process.stdout.write(JSON.stringify(keys))
 `
 
 try {
+  // admin commands use an existing database and never create one
+  await docsvc('migrate')
   const workspace = JSON.parse(await docsvc('workspace', 'create', '--name', 'Bench', '--json')) as {
     id: string
   }

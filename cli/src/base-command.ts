@@ -1,5 +1,6 @@
 import { ConfigError, PluginBootError, ProblemError } from '@docsvc/core'
 import { Command, Flags } from '@oclif/core'
+import { DatabaseNotFoundError } from './admin-context.ts'
 
 interface Failure {
   code: string
@@ -45,6 +46,8 @@ export abstract class BaseCommand extends Command {
 function describeFailure(err: CommandError): Failure {
   if (err instanceof ConfigError) return { code: 'config_error', message: err.message, exit: 2 }
   if (err instanceof PluginBootError) return { code: 'plugin_error', message: err.message, exit: 2 }
+  if (err instanceof DatabaseNotFoundError)
+    return { code: 'database_not_found', message: err.message, exit: 2 }
   if (err instanceof ProblemError) {
     const errors = err.extras.errors
     return {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { migrateToLatest, openDatabase } from '@docsvc/core'
 import { createPgSchema, TEST_DATABASE_URL } from '@docsvc/core/testing'
 
 // Helpers for tests that run the real `docsvc` binary, the way an operator does.
@@ -130,9 +131,13 @@ export interface CliDatabase {
 
 /**
  * A throwaway data dir, and for PostgreSQL a fresh schema the CLI reaches through the URL's
- * `options=-c search_path=...` parameter.
+ * `options=-c search_path=...` parameter; migrated unless the test runs `docsvc migrate` itself
+ * (admin commands refuse a database that is not there).
  */
-export async function cliDatabase(dialect: 'sqlite' | 'postgres'): Promise<CliDatabase> {
+export async function cliDatabase(
+  dialect: 'sqlite' | 'postgres',
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<CliDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'docsvc-cli-'))
   const schema = dialect === 'postgres' ? await createPgSchema() : undefined
   const env: Record<string, string> = { DOCSVC_DATA_DIR: dataDir, DOCSVC_FIRST_RUN: 'false' }
@@ -142,6 +147,15 @@ export async function cliDatabase(dialect: 'sqlite' | 'postgres'): Promise<CliDa
     env.DOCSVC_DATABASE_URL = url.toString()
     // cluster mode signs file URLs with a key every process shares
     env.DOCSVC_SECRET_KEY = 'cli-test-secret-key-0123456789abcdefghij'
+  }
+  // admin commands refuse a database that is not there: set it up as `docsvc migrate` would
+  if (migrated) {
+    const db = openDatabase({
+      databaseUrl: env.DOCSVC_DATABASE_URL ?? '',
+      sqlitePath: path.join(dataDir, 'docsvc.sqlite'),
+      ...(schema ? { pgSchema: schema.schema } : {}),
+    })
+    await migrateToLatest(db).finally(() => db.close())
   }
   return {
     env,

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { pdfInfo, pdfPageTexts, pdfText } from '@docsvc/core/testing'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
+import {
+  memoryLogger,
+  startTestKernel,
+  type TestKernel,
+  type TestWorkspace,
+} from '../../core/src/testing/index.ts'
 
 // The render pipeline end to end with real Chromium: requests over HTTP, outputs read by poppler
 // and sharp. One kernel (one browser) for the file; SQLite, since the database side is covered
@@ -13,6 +18,7 @@ let t: TestKernel
 let ws: TestWorkspace
 let site: Server
 let siteUrl: string
+const log = memoryLogger()
 
 beforeAll(async () => {
   site = createServer((req, res) => {
@@ -36,7 +42,11 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-  t = await startTestKernel({ roles: ['api', 'worker'], env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' } })
+  t = await startTestKernel({
+    roles: ['api', 'worker'],
+    env: { DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' },
+    logger: log.logger,
+  })
   ws = await t.createWorkspace({ plan: 'scale' })
 }, 60_000)
 
@@ -51,6 +61,29 @@ async function binary(path: string, body: object, key = ws.liveKey) {
 }
 
 describe('HTML, Markdown and URLs into PDF and images with Chromium', () => {
+  it('answers page_ranges past the end at the field sent, with the page count and no Chromium text', async () => {
+    const html = '<p>one</p><p style="break-before: page">two</p>'
+    const res = await binary('/v1/pdf/from-html', { html, pdf: { page_ranges: '5-6' } })
+    expect(res.statusCode).toBe(422)
+    const body = res.json()
+    expect(body.code).toBe('validation_error')
+    expect(body.detail).toBe('pdf.page_ranges "5-6" names pages the document does not have: it has 2 pages.')
+    expect(body.errors).toEqual([
+      {
+        path: '/pdf/page_ranges',
+        code: 'out_of_range',
+        message: 'names pages the document does not have: it has 2 pages',
+      },
+    ])
+    expect(res.body).not.toMatch(/Protocol error|printToPDF/i)
+    // Chromium's words are in the log, findable from the request id through the render id
+    const renderId = body.render_id
+    const request = log.lines.find((l) => l.request_id === res.headers['x-request-id'] && l.render_id)
+    expect(request).toMatchObject({ render_id: renderId, code: 'validation_error' })
+    const worker = log.lines.find((l) => l.render_id === renderId && l.internal)
+    expect(worker?.internal).toMatch(/page range|printToPDF/i)
+  })
+
   it('renders HTML to a PDF whose text and pages poppler reads', async () => {
     const html = `<h1>Invoice 2026-0042</h1>${'<p>line</p>'.repeat(120)}`
     const res = await binary('/v1/pdf/from-html', { html, pdf: { format: 'A4' } })

@@ -6,6 +6,7 @@ import type { Cradle } from '../kernel/container.ts'
 import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { routedPdfTools } from '../pdf-tools/pdf-tool-schemas.ts'
+import { renderInputTypes } from '../renders/render-input-types.ts'
 import { accountView, currentCycle } from './account-view.ts'
 import { usageRoutes } from './usage-routes.ts'
 
@@ -65,6 +66,8 @@ export async function accountRoutes(
       )
       // a tool without a route of its own (attach, behind pdf.attachments) is not one to call
       capabilities.pdfTools = routedPdfTools(registries.pdfTools.keys())
+      // template inputs are made by a core producer, not an input plugin; clients may still name them
+      capabilities.inputs = renderInputTypes(registries.inputs, registries.producers)
       return accountView({
         auth,
         plan,

@@ -1,3 +1,4 @@
+import { oneOfMessage } from '../http/validation-errors.ts'
 import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
 import { currentCycle } from './account-view.ts'
 
@@ -97,10 +98,8 @@ export function parseUsageQuery(query: RawUsageQuery, now = new Date()): UsageWi
   const problem = (name: string, code: string, message: string) =>
     problems.push({ path: `/${name}`, code, message, in: 'query' })
 
-  if (!GRANULARITIES.includes(granularity))
-    problem('granularity', 'enum', `must be one of ${GRANULARITIES.join(', ')}`)
-  if (groupBy !== null && !GROUP_BYS.includes(groupBy))
-    problem('group_by', 'enum', `must be one of ${GROUP_BYS.join(', ')}`)
+  if (!GRANULARITIES.includes(granularity)) problem('granularity', 'enum', oneOfMessage(GRANULARITIES))
+  if (groupBy !== null && !GROUP_BYS.includes(groupBy)) problem('group_by', 'enum', oneOfMessage(GROUP_BYS))
 
   const cycle = currentCycle(now)
   const from =

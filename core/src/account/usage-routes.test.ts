@@ -289,13 +289,13 @@ describe.each(TEST_DIALECTS)('GET /v1/usage on %s', (dialect) => {
 
   it('answers 400 for an unknown granularity or group_by, each at its parameter', async () => {
     expect(problems(await usage('granularity=week'))).toEqual([
-      { path: '/granularity', code: 'enum', message: 'must be one of "day", "hour"', in: 'query' },
+      { path: '/granularity', code: 'enum', message: 'must be one of: day, hour', in: 'query' },
     ])
     expect(problems(await usage('group_by=plan'))).toEqual([
       {
         path: '/group_by',
         code: 'enum',
-        message: 'must be one of "key_id", "kind", "region", "source", "template_id"',
+        message: 'must be one of: key_id, kind, region, source, template_id',
         in: 'query',
       },
     ])

@@ -21,10 +21,12 @@ import { renderRoutes } from '../renders/render-routes.ts'
 import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
 import { accessGuardPlugin } from './access-guard.ts'
+import { allowedMethods } from './allowed-methods.ts'
 import { registerJsonBody } from './json-body.ts'
 import { registerNulTextGuard } from './nul-text.ts'
 import { openApiPlugin } from './openapi.ts'
 import { sendProblem, toProblem } from './problem-response.ts'
+import { shapeProblem } from './problem-shaping.ts'
 import {
   answerTransportEdges,
   clientErrorProblem,
@@ -92,18 +94,34 @@ export async function buildApp({
   })
 
   app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error)
+    const problem = shapeProblem(toProblem(error), request)
     if (problem.code === 'internal_error') request.log.error({ err: error }, 'request failed')
+    else if (problem.extras.internal) {
+      // info, not warn: a client's bad JSON is not the operator's problem, but its cause is findable
+      request.log.info({ code: problem.code, internal: problem.extras.internal }, 'request refused')
+    }
+    // a failed render's cause is in the worker's log under its render id; this ties the request to it
+    if (problem.extras.render_id) {
+      request.log.info({ code: problem.code, render_id: problem.extras.render_id }, 'render failed')
+    }
     return sendProblem(request, reply, problem, config.docsUrl)
   })
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new ProblemError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
-      config.docsUrl,
-    ),
-  )
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    // a path the app serves with other methods is 405 with Allow (RFC 9110 15.5.6), not 404
+    const allow = allowedMethods(app.routeInventory, path)
+    const problem =
+      allow.length > 0
+        ? new ProblemError(
+            'method_not_allowed',
+            `${path} does not take ${request.method}; it takes ${allow.join(', ')}.`,
+            {
+              headers: { Allow: allow.join(', ') },
+            },
+          )
+        : new ProblemError('not_found', `No route ${request.method} ${path}.`)
+    return sendProblem(request, reply, problem, config.docsUrl)
+  })
 
   await app.register(openApiPlugin, { config })
   // a request scope per request; the guard puts the caller's auth context into it

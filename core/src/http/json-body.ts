@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import secureJson from 'secure-json-parse'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { causeText, ProblemError, problemFromCause } from '../kernel/problem-error.ts'
 
 const MAX_DEPTH = 512
 
@@ -47,10 +47,19 @@ export function registerJsonBody(app: FastifyInstance): void {
         done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }))
       } catch (err) {
         done(
-          new ProblemError('invalid_json', `The body is not valid JSON: ${(err as Error).message}`),
+          problemFromCause('invalid_json', `The body is not valid JSON${whereParsingStopped(err)}.`, err),
           undefined,
         )
       }
     },
   )
+}
+
+/** Where the parser gave up, from its message (` at line 1, column 10`); the rest is its own words. */
+function whereParsingStopped(err: unknown): string {
+  const text = causeText(err)
+  const lineColumn = /line (\d+) column (\d+)/.exec(text)
+  if (lineColumn) return ` at line ${lineColumn[1]}, column ${lineColumn[2]}`
+  const position = /position (\d+)/.exec(text)
+  return position ? ` at character ${Number(position[1]) + 1}` : ''
 }

@@ -1,11 +1,26 @@
 import type { FastifyError } from 'fastify'
 import { type FieldProblem, type ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import { type AjvIssue, collapseAlternatives } from './alternative-issues.ts'
 
-interface AjvIssue {
-  instancePath: string
-  keyword: string
-  message?: string
-  params: Record<string, unknown>
+const KINDS: Record<string, string> = {
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  null: 'null',
+}
+
+/**
+ * The one wording of "this field takes these values", for schema errors and the checks that
+ * know their values at run time (input types, formats): `must be one of: A4, Letter (or null)`.
+ */
+export function oneOfMessage(values: readonly unknown[], otherTypes: readonly string[] = []): string {
+  const listed = values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')
+  const others = otherTypes.map((t) => KINDS[t] ?? t).join(' or ')
+  if (values.length === 0) return `must be ${others}`
+  return others ? `must be one of: ${listed} (or ${others})` : `must be one of: ${listed}`
 }
 
 function escapePointer(token: string): string {
@@ -26,7 +41,7 @@ export function issuesToProblems(issues: AjvIssue[], context?: string): FieldPro
   const where = context ? PARTS[context] : undefined
   const seen = new Set<string>()
   const out: FieldProblem[] = []
-  for (const issue of issues) {
+  for (const issue of collapseAlternatives(issues)) {
     if (out.length >= MAX_REPORTED_PROBLEMS) break
     let path = issue.instancePath
     let message = issue.message ?? 'is invalid'
@@ -40,7 +55,10 @@ export function issuesToProblems(issues: AjvIssue[], context?: string): FieldPro
       message = 'is not a known field'
       code = 'unknown_field'
     } else if (issue.keyword === 'enum') {
-      message = `must be one of ${(issue.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+      message = oneOfMessage(
+        issue.params.allowedValues as unknown[],
+        (issue.params.otherTypes as string[] | undefined) ?? [],
+      )
     }
     const key = `${path}|${code}`
     if (seen.has(key)) continue

@@ -95,12 +95,21 @@ export function readConfigFile(file: string): Record<string, unknown> {
 
 export function loadConfigSection<T extends TSchema>(
   schema: T,
-  options: { env: NodeJS.ProcessEnv; prefix: string; path?: string[]; file?: Record<string, unknown> },
+  options: {
+    env: NodeJS.ProcessEnv
+    prefix: string
+    path?: string[]
+    file?: Record<string, unknown>
+    /** the file's name, to report a bad value where it was written */
+    fileName?: string
+  },
 ): { value: unknown; problems: string[] } {
   const path = options.path ?? []
   const raw = structuredClone(options.file ?? {})
   // a misspelt key in the file would otherwise be ignored without a word
-  const problems = options.file ? unknownFileKeys(options.file, schema as SchemaNode, []) : []
+  const problems = options.file
+    ? unknownFileKeys(options.file, schema as SchemaNode, [], fileLabel(options.fileName))
+    : []
   overlayEnv(raw, schema as SchemaNode, options.env, options.prefix, path)
   const value = Value.Default(schema, raw)
   problems.push(...describeErrors(allErrors(schema, value), schema as SchemaNode, value, options, path))
@@ -118,15 +127,53 @@ function allErrors(schema: TSchema, value: unknown): ValueError[] {
   }
 }
 
-function unknownFileKeys(file: Record<string, unknown>, schema: SchemaNode, at: string[]): string[] {
+function fileLabel(fileName: string | undefined): string {
+  return fileName ? `config file ${fileName}` : 'config file'
+}
+
+function unknownFileKeys(
+  file: Record<string, unknown>,
+  schema: SchemaNode,
+  at: string[],
+  label: string,
+): string[] {
   const problems: string[] = []
   for (const [key, v] of Object.entries(file)) {
     const child = schema.properties?.[key]
-    if (!child) problems.push(`config file: unknown setting "${[...at, key].join('.')}"`)
+    if (!child) problems.push(`${label}: unknown setting "${[...at, key].join('.')}"`)
     else if (child.properties && v !== null && typeof v === 'object' && !Array.isArray(v))
-      problems.push(...unknownFileKeys(v as Record<string, unknown>, child, [...at, key]))
+      problems.push(...unknownFileKeys(v as Record<string, unknown>, child, [...at, key], label))
   }
   return problems
+}
+
+/** Where a setting's value came from, as the user would look for it. */
+export interface SettingSources {
+  env: NodeJS.ProcessEnv
+  prefix: string
+  file?: Record<string, unknown>
+  fileName?: string
+}
+
+/**
+ * The name a problem with a setting goes under: the config file's key path when the file set it
+ * and no env var overrode it (`config file /etc/docsvc.json: "port"`), else its env var.
+ */
+export function settingLabel(sources: SettingSources, names: string[]): string {
+  const variable = envName(sources.prefix, names)
+  return sources.env[variable] === undefined && inFile(sources.file, names)
+    ? `${fileLabel(sources.fileName)}: "${names.join('.')}"`
+    : variable
+}
+
+/** Whether the config file wrote this setting. */
+function inFile(file: Record<string, unknown> | undefined, names: string[]): boolean {
+  let at: unknown = file
+  for (const name of names) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, name)) return false
+    at = (at as Record<string, unknown>)[name]
+  }
+  return file !== undefined
 }
 
 interface ValueError {
@@ -143,14 +190,15 @@ interface KnownParams {
 }
 
 /**
- * One line per setting, named by its env var: a missing field names the field's own variable,
- * a union of literals lists the allowed values once, an array item names the list's variable.
+ * One line per setting, named where it was written: its env var, or the config file's key path
+ * when the file set it and no env var overrode it. A missing field names the field's own
+ * variable, a union of literals lists the allowed values once, an array item names the list.
  */
 function describeErrors(
   errors: ValueError[],
   schema: SchemaNode,
   value: unknown,
-  { env, prefix }: { env: NodeJS.ProcessEnv; prefix: string },
+  sources: SettingSources,
   path: string[],
 ): string[] {
   const bySetting = new Map<
@@ -159,11 +207,13 @@ function describeErrors(
   >()
   const entry = (segments: string[]) => {
     const { names, node, got } = locate(schema, value, segments)
-    const name = envName(prefix, [...path, ...names])
+    const variable = envName(sources.prefix, [...path, ...names])
+    // a plugin's section (path) is read from env only; the file holds the core's settings
+    const name = path.length === 0 ? settingLabel(sources, names) : variable
     let found = bySetting.get(name)
     if (!found) {
       // the env text as typed beats its parsed form (NaN prints as null)
-      found = { node, got: env[name] ?? got, messages: [], allowed: [] }
+      found = { node, got: sources.env[variable] ?? got, messages: [], allowed: [] }
       bySetting.set(name, found)
     }
     return found

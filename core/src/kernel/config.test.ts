@@ -235,8 +235,30 @@ describe('DOCSVC_CONFIG_FILE', () => {
   it('reports a misspelt setting and a bad value in the file with the rest', () => {
     const at = file('typo.json', { prot: 4000, port: 'x', logLevel: 'info' })
     expect(problemsOf({ DOCSVC_CONFIG_FILE: at, DOCSVC_HOST: 'localhost' })).toEqual([
-      'config file: unknown setting "prot"',
+      `config file ${at}: unknown setting "prot"`,
+      `config file ${at}: "port": must be integer (got "x")`,
+    ])
+  })
+
+  it('names a bad value by the env var when an env var set it over the file', () => {
+    const at = file('overridden.json', { port: 4000 })
+    expect(problemsOf({ DOCSVC_CONFIG_FILE: at, DOCSVC_PORT: 'x' })).toEqual([
       'DOCSVC_PORT: must be integer (got "x")',
+    ])
+  })
+
+  it('names the file key for the checks made after reading (CIDRs, database URL, retry delays)', () => {
+    const at = file('checks.json', {
+      networkAllow: ['10.0.0.0/99'],
+      databaseUrl: 'mysql://db',
+      webhookRetrySchedule: ['1ms'],
+      logLevel: 'loud',
+    })
+    expect(problemsOf({ DOCSVC_CONFIG_FILE: at })).toEqual([
+      `config file ${at}: "logLevel": must be one of fatal, error, warn, info, debug, trace, silent (got "loud")`,
+      `config file ${at}: "databaseUrl": must start with postgres:// (empty selects embedded SQLite)`,
+      `config file ${at}: "networkAllow": 10.0.0.0/99 is not a CIDR`,
+      `config file ${at}: "webhookRetrySchedule": "1ms" is not a duration of at least 1s (e.g. 5s, 5m, 2h, 1d)`,
     ])
   })
 })

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { type Static, Type } from 'typebox'
 import { parseCidr } from '../net/cidr.ts'
-import { ConfigError, loadConfigSection, maskSecrets, readConfigFile } from './config-loader.ts'
+import { ConfigError, loadConfigSection, maskSecrets, readConfigFile, settingLabel } from './config-loader.ts'
 import { parseDuration } from './durations.ts'
 
 export const ENV_PREFIX = 'DOCSVC'
@@ -128,24 +128,25 @@ export type Config = Static<typeof ConfigSchema> & {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const configFile = env[`${ENV_PREFIX}_CONFIG_FILE`]
   const file = configFile ? readConfigFile(configFile) : {}
-  const { value, problems } = loadConfigSection(ConfigSchema, { env, prefix: ENV_PREFIX, file })
+  const sources = { env, prefix: ENV_PREFIX, file, ...(configFile ? { fileName: configFile } : {}) }
+  const { value, problems } = loadConfigSection(ConfigSchema, sources)
+  const label = (name: string) => settingLabel(sources, [name])
   const base = { ...(value as Static<typeof ConfigSchema>), ...overrides }
   if (base.databaseUrl && !/^postgres(ql)?:\/\//.test(base.databaseUrl)) {
-    problems.push(`${ENV_PREFIX}_DATABASE_URL: must start with postgres:// (empty selects embedded SQLite)`)
+    problems.push(`${label('databaseUrl')}: must start with postgres:// (empty selects embedded SQLite)`)
   }
   if (base.operatorToken && base.operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     problems.push(
-      `${ENV_PREFIX}_OPERATOR_TOKEN: must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (e.g. the output of \`openssl rand -base64 32\`); empty switches the admin API off`,
+      `${label('operatorToken')}: must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters (e.g. the output of \`openssl rand -base64 32\`); empty switches the admin API off`,
     )
   }
   for (const [name, list] of [
-    ['NETWORK_ALLOW', base.networkAllow],
-    ['TRUSTED_PROXIES', base.trustedProxies],
+    ['networkAllow', base.networkAllow],
+    ['trustedProxies', base.trustedProxies],
   ] as const) {
-    for (const cidr of list)
-      if (!isCidrText(cidr)) problems.push(`${ENV_PREFIX}_${name}: ${cidr} is not a CIDR`)
+    for (const cidr of list) if (!isCidrText(cidr)) problems.push(`${label(name)}: ${cidr} is not a CIDR`)
   }
-  problems.push(...retryScheduleProblems(base.webhookRetrySchedule))
+  problems.push(...retryScheduleProblems(base.webhookRetrySchedule, label('webhookRetrySchedule')))
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(base.dataDir)
   const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
@@ -159,8 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
 }
 
-function retryScheduleProblems(schedule: string[]): string[] {
-  const name = `${ENV_PREFIX}_WEBHOOK_RETRY_SCHEDULE`
+function retryScheduleProblems(schedule: string[], name: string): string[] {
   const problems: string[] = []
   let totalMs = 0
   for (const text of schedule) {

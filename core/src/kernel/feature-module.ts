@@ -87,7 +87,7 @@ export function featureManifest(
  */
 export function producerOf(
   container: AwilixContainer<Cradle>,
-  shape: Pick<RenderProducer, 'inputType' | 'ownsOutput'>,
+  shape: Pick<RenderProducer, 'inputType' | 'ownsOutput' | 'requestable'>,
   service: (cradle: Cradle) => ProducerWork,
 ): RenderProducer {
   return {

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns'
 import { isIP } from 'node:net'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { ProblemError, problemFromCause } from '../kernel/problem-error.ts'
 
 export interface ResolvedAddress {
   address: string
@@ -49,7 +49,11 @@ export async function resolveWithin(
     },
     (err: NodeJS.ErrnoException) => {
       if (err instanceof ProblemError) throw err
-      throw new ProblemError('url_not_allowed', `${host} does not resolve (${err.code ?? err.message})`)
+      throw problemFromCause(
+        'url_not_allowed',
+        `${host} does not resolve${err.code ? ` (${err.code})` : ''}`,
+        err,
+      )
     },
   )
   try {

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns'
 import { isIP } from 'node:net'
 import { Agent, type Dispatcher, request } from 'undici'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { ProblemError, problemFromCause } from '../kernel/problem-error.ts'
 import { AddressPolicy, isStandardPort } from './address-policy.ts'
 import {
   DNS_TIMEOUT_MS,
@@ -224,7 +224,11 @@ function unwrapGuardError(err: Error & { cause?: unknown }, url: URL): never {
   }
   if (err.name === 'AbortError') throw err
   const code = (err as { code?: string }).code
-  throw new ProblemError('asset_fetch_failed', `${url.host} could not be reached (${code ?? err.message})`)
+  throw problemFromCause(
+    'asset_fetch_failed',
+    `${url.host} could not be reached${code ? ` (${code})` : ''}`,
+    err,
+  )
 }
 
 async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {

@@ -5,6 +5,7 @@ import type { FieldProblem } from '../kernel/problem-error.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
 import type { RenderFile } from '../renders/render.ts'
+import { renderNotFound } from '../renders/render-not-found.ts'
 import type { RenderService } from '../renders/render-service.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { GuardedFetch } from '../sdk/render-contracts.ts'
@@ -176,7 +177,7 @@ export class PdfSources {
 
   async #renderFile(owner: SourceOwner, renderId: string, fileId: string | undefined): Promise<RenderFile> {
     const found = await this.#d.renderService.withFiles(owner.workspaceId, owner.test, renderId)
-    if (!found) throw new ProblemError('render_not_found', `No render ${renderId}.`)
+    if (!found) throw renderNotFound(renderId, owner.test)
     const { render, files } = found
     if (render.status !== 'succeeded') {
       throw new ProblemError(

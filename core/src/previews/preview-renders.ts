@@ -1,4 +1,5 @@
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import { oneOfMessage } from '../http/validation-errors.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
 import type { Plan } from '../plans/plan.ts'
 import type { Render } from '../renders/render.ts'
@@ -51,7 +52,7 @@ export class PreviewRenders {
         {
           path: '/output/format',
           code: 'enum',
-          message: kind === 'pdf' ? 'must be pdf' : `must be one of ${IMAGE_FORMATS.join(', ')}`,
+          message: kind === 'pdf' ? 'must be pdf' : oneOfMessage(IMAGE_FORMATS),
         },
       ])
     }

@@ -1,8 +1,10 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TProperties, Type } from 'typebox'
+import type { ProblemShape } from '../http/problem-shaping.ts'
 import type { Cradle } from '../kernel/container.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
+import { optionsSchemaOf, renderFieldTree } from './render-field-tree.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
@@ -169,15 +171,33 @@ export async function convenienceRoutes(
   { container }: { container: AwilixContainer<Cradle> },
 ) {
   const deps = container.cradle
+  const { registries } = deps.plugins
   for (const c of CONVENIENCE) {
     const body = Type.Object(
       { ...SharedRenderFields, ...ConvenienceFields, ...c.own },
       { additionalProperties: false },
     )
+    // PDF endpoints take `pdf` options; image endpoints `image` options, whatever their format
+    const baseFormat = c.format({})
+    const optionsKey = baseFormat === 'pdf' ? 'pdf' : 'image'
+    const inputType = c.input({}).type
+    // the body is rewritten into the general render; its problems point at the flat fields sent
+    const problemShape: ProblemShape = {
+      pointers: [
+        ['/input', ''],
+        ['/output/format', '/format'],
+        [`/output/${optionsKey}`, `/${optionsKey}`],
+      ],
+      fields: () =>
+        renderFieldTree(body, {
+          '': registries.inputs.get(inputType)?.schema,
+          [optionsKey]: optionsSchemaOf(registries, baseFormat),
+        }),
+    }
     app.post(
       c.path,
       {
-        config: { scope: 'render:write' },
+        config: { scope: 'render:write', problemShape },
         schema: {
           tags: ['renders'],
           summary: c.summary,
@@ -189,7 +209,6 @@ export async function convenienceRoutes(
         const fields = request.body as Fields
         const input = c.input(fields)
         const format = c.format(fields)
-        const optionsKey = format === 'pdf' ? 'pdf' : 'image'
         const options = (fields[optionsKey] ?? undefined) as Fields | undefined
         const normalised = normaliseRender(
           request.auth!,

@@ -1,11 +1,13 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
+import { oneOfMessage } from '../http/validation-errors.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { templateRefOf } from '../templates/template-input-ref.ts'
 import type { RenderStatus } from './render.ts'
+import { inputSchemasOf, optionsSchemaOf, renderFieldTree } from './render-field-tree.ts'
 import { normaliseRender } from './render-request.ts'
 import { presentRender, respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
@@ -37,9 +39,7 @@ function statusesOf(value: string | string[] | undefined): RenderStatus[] | unde
   const unknown = list.filter((s) => !STATUSES.includes(s as RenderStatus))
   if (unknown.length > 0) {
     throw new ProblemError('validation_error', `unknown status ${unknown.join(', ')}`, {
-      errors: [
-        { path: '/status', in: 'query', code: 'enum', message: `must be one of ${STATUSES.join(', ')}` },
-      ],
+      errors: [{ path: '/status', in: 'query', code: 'enum', message: oneOfMessage(STATUSES) }],
     })
   }
   return list as RenderStatus[]
@@ -62,7 +62,17 @@ export async function renderRoutes(
   app.post<{ Body: Static<typeof CreateRenderBody> }>(
     '/renders',
     {
-      config: { scope: 'render:write' },
+      config: {
+        scope: 'render:write',
+        problemShape: {
+          fields: () =>
+            renderFieldTree(CreateRenderBody, {
+              input: inputSchemasOf(deps.plugins.registries),
+              'output.pdf': optionsSchemaOf(deps.plugins.registries, 'pdf'),
+              'output.image': optionsSchemaOf(deps.plugins.registries, 'png'),
+            }),
+        },
+      },
       schema: {
         tags,
         summary: 'Render a template, HTML, a URL or Markdown into PDF, PNG, JPEG, WebP or HTML',

@@ -161,6 +161,12 @@ export class RenderRunner {
       }
       const error = renderErrorOf(err)
       if (error.code === 'render_failed') this.#d.log.warn({ err, render_id: render.id }, 'render failed')
+      else if (err instanceof ProblemError && err.extras.internal) {
+        this.#d.log.warn(
+          { code: error.code, internal: err.extras.internal, render_id: render.id },
+          'render failed',
+        )
+      }
       const at = new Date().toISOString()
       const failed: Render = { ...render, status: 'failed', warnings, error, finished_at: at, updated_at: at }
       await renders.finish(

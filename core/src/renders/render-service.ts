@@ -14,7 +14,9 @@ import type { InlineWebhookCheck } from './inline-webhook-check.ts'
 import { FINISHED_STATUSES, type Render, type RenderFile, type RenderRequest } from './render.ts'
 import { assertHostingFits } from './render-hosting.ts'
 import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
+import { renderInputTypes } from './render-input-types.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
+import { renderNotFound } from './render-not-found.ts'
 import type { InlineRenderWebhook, RenderRepository } from './render-repository.ts'
 import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
@@ -81,7 +83,9 @@ export class RenderService {
     this.#renders = deps.renderRepository
     this.#queue = deps.queue
     this.#config = deps.config
-    this.#validation = new RenderValidation(deps.plugins.registries)
+    this.#validation = new RenderValidation(deps.plugins.registries, () =>
+      renderInputTypes(deps.plugins.registries.inputs, deps.plugins.registries.producers),
+    )
   }
 
   /** Validates, stores the render as `queued` and hands it to the queue. */
@@ -254,7 +258,7 @@ export class RenderService {
 
   async get(auth: AuthContext, id: string): Promise<Render> {
     const render = await this.#renders.get(auth.workspace.id, auth.test, id)
-    if (!render) throw new ProblemError('render_not_found', `No render ${id}.`)
+    if (!render) throw renderNotFound(id, auth.test)
     return render
   }
 

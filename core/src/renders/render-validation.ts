@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from 'typebox'
-import { issuesToProblems } from '../http/validation-errors.ts'
+import { issuesToProblems, oneOfMessage } from '../http/validation-errors.ts'
 import type { Registries } from '../kernel/plugins/extension-points.ts'
 import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
 
@@ -14,11 +14,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
  */
 export class RenderValidation {
   readonly #registries: Registries
+  readonly #inputTypes: () => string[]
   readonly #ajv: Ajv
   readonly #compiled = new WeakMap<TSchema, ValidateFunction>()
 
-  constructor(registries: Registries) {
+  /** `inputTypes`: every type a request may name, listed when it names another */
+  constructor(registries: Registries, inputTypes: () => string[] = () => registries.inputs.keys()) {
     this.#registries = registries
+    this.#inputTypes = inputTypes
     this.#ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false })
     addFormats(this.#ajv)
   }
@@ -44,7 +47,7 @@ export class RenderValidation {
       problems.push({
         path: '/input/type',
         code: 'enum',
-        message: `must be one of ${this.#registries.inputs.keys().join(', ')}`,
+        message: oneOfMessage(this.#inputTypes()),
       })
     } else {
       const { type: _type, ...fields } = input
@@ -90,7 +93,7 @@ export class RenderValidation {
         {
           path: '/output/format',
           code: 'enum',
-          message: `must be one of ${this.#registries.outputs.keys().join(', ')}`,
+          message: oneOfMessage(this.#registries.outputs.keys()),
         },
       ]
     }

@@ -3,7 +3,7 @@
 export { mapWithLimit } from '../kernel/map-with-limit.ts'
 export { requiredCapability } from '../kernel/plugins/required-capability.ts'
 export type { ProblemCode } from '../kernel/problem-codes.ts'
-export { ProblemError } from '../kernel/problem-error.ts'
+export { causeText, ProblemError, problemFromCause } from '../kernel/problem-error.ts'
 export {
   type ProgramResult,
   type RunProgramOptions,

@@ -45,6 +45,11 @@ export interface RenderProducer {
   /** the `input.type` it makes */
   readonly inputType: string
   /**
+   * true when clients name the type in `POST /v1/renders` (`template`); false or absent for types
+   * only the service's own routes create (PDF tools)
+   */
+  readonly requestable?: boolean
+  /**
    * Checks and normalises the stored request at creation (throw a ProblemError); when absent the
    * input is taken as the route validated it.
    */

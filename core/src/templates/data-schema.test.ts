@@ -37,6 +37,18 @@ describe("tenants' data schemas", () => {
     ])
   })
 
+  it('word problems as every request problem is: values listed once, unknown fields named', () => {
+    const schema = {
+      type: 'object',
+      properties: { status: { anyOf: [{ const: 'paid' }, { const: 'due' }] } },
+      additionalProperties: false,
+    }
+    expect(dataProblems(schema, { status: 'open', colour: 'red' }, '/data')).toEqual([
+      { path: '/data/colour', code: 'unknown_field', message: 'is not a known field' },
+      { path: '/data/status', code: 'enum', message: 'must be one of: paid, due' },
+    ])
+  })
+
   it('refuse lookaround and backreferences, which have no linear-time match, with a reason', () => {
     for (const pattern of ['^(?=a)a$', '(a)\\1']) {
       const error = dataSchemaError({ type: 'string', pattern })

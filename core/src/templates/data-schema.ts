@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
+import { issuesToProblems } from '../http/validation-errors.ts'
 import { type FieldProblem, ProblemError } from '../kernel/problem-error.ts'
 import { linearRegExp } from './linear-regexp.ts'
 
@@ -13,10 +14,6 @@ const ajv = addFormats(
   new Ajv2020({ allErrors: true, strict: false, validateSchema: true, code: { regExp: linearRegExp } }),
 )
 const compiled = new Map<string, ValidateFunction>()
-
-function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
 
 /** Compiles a schema; throws a plain Error with ajv's message when it is not valid JSON Schema. */
 export function compileDataSchema(schema: Record<string, unknown>): ValidateFunction {
@@ -47,13 +44,8 @@ export function dataSchemaError(schema: Record<string, unknown>): string | undef
 export function dataProblems(schema: Record<string, unknown>, data: unknown, at: string): FieldProblem[] {
   const validate = compileDataSchema(schema)
   if (validate(data)) return []
-  return (validate.errors ?? []).slice(0, 100).map((issue) => {
-    let path = issue.instancePath
-    if (issue.keyword === 'required') path += `/${escapePointer(String(issue.params.missingProperty))}`
-    if (issue.keyword === 'additionalProperties')
-      path += `/${escapePointer(String(issue.params.additionalProperty))}`
-    return { path: `${at}${path}`, code: issue.keyword, message: issue.message ?? 'is invalid' }
-  })
+  // the request's own formatter: the same pointers, union folding and wording as any 400
+  return issuesToProblems(validate.errors ?? []).map((p) => ({ ...p, path: `${at}${p.path}` }))
 }
 
 /** 422 data_schema_mismatch listing every problem, when a schema is set and `data` breaks it. */

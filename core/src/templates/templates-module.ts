@@ -39,7 +39,8 @@ export const templatesModule: FeatureModule = {
     )
     registries.producers.add(
       'template',
-      producerOf(container, { inputType: 'template' }, (c) => c.templateProducer),
+      // clients name it in POST /v1/renders (`input.type: template`), unlike pdf_tool
+      producerOf(container, { inputType: 'template', requestable: true }, (c) => c.templateProducer),
     )
   },
   async v1Routes(app, options) {

@@ -5,6 +5,7 @@ export { fakeInputContext } from './fake-input-context.ts'
 export { runFileStoreContract } from './file-store-contract.ts'
 export { ghostscriptPdf, qpdfMerge, qpdfRewrite } from './foreign-pdfs.ts'
 export { loadTestPlugins, type PluginSet, type TestPluginLoad, testPluginHost } from './load-test-plugins.ts'
+export { memoryLogger } from './memory-logger.ts'
 export {
   type ConformanceValidatorSubject,
   type PdfPostProcessorSubject,

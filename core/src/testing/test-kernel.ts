@@ -32,6 +32,8 @@ export interface TestKernelOptions {
   roles?: KernelOptions['roles']
   /** a fake DNS for the outbound guard */
   resolver?: KernelOptions['resolver']
+  /** where the kernel logs; default a silent one (tests that read the log pass their own) */
+  logger?: KernelOptions['logger']
 }
 
 export interface TestWorkspace {
@@ -94,6 +96,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       ...(options.pluginSearchPaths ? { pluginSearchPaths: options.pluginSearchPaths } : {}),
       ...(options.extraV1Routes ? { extraV1Routes: options.extraV1Routes } : {}),
       ...(options.resolver ? { resolver: options.resolver } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
       ...testMarkOf(options),
     })
   } catch (err) {

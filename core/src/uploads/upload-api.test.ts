@@ -117,6 +117,26 @@ describe.each(TEST_DIALECTS)('POST /v1/uploads on %s', (dialect) => {
     expect(await spooled()).toEqual([])
   })
 
+  it('answers 400 for a multipart body cut off mid-part, in our words and not the parser words', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/uploads',
+      key: ws.liveKey,
+      headers: { 'content-type': 'multipart/form-data; boundary=cut' },
+      payload: `--cut\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n${PDF.toString('latin1')}`,
+    })
+    expectProblem(res, 400, 'validation_error')
+    expect(res.json().errors).toEqual([
+      {
+        path: '/file',
+        code: 'invalid',
+        message:
+          'the multipart body cannot be read: its boundary is missing or it ends in the middle of a part',
+      },
+    ])
+    expect(await spooled()).toEqual([])
+  })
+
   it('answers 413 past 50 MB, counting a streamed body without a declared length', async () => {
     const res = await upload(streamedFileBody(50 * 1000 * 1000 + 1))
     expectProblem(res, 413, 'payload_too_large')

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { Busboy, type BusboyFileStream, type BusboyHeaders } from '@fastify/busboy'
-import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import { causeText, ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import { SNIFF_BYTES, type UploadType, uploadTypeOf } from './upload-types.ts'
 
 /** A received file, spooled to local disk while its bytes were counted, hashed and sniffed. */
@@ -159,7 +159,12 @@ function formProblem(err: unknown): unknown {
   // busboy's complaints about a malformed body (no boundary, cut off mid-part)
   const message = (err as Error)?.message ?? ''
   if (/boundary|unexpected end|malformed|multipart|content-type/i.test(message)) {
-    return fileProblem('invalid', `the multipart body cannot be read: ${message}`)
+    // busboy's sentence is logged as the cause; the client reads what to check
+    const problem = fileProblem(
+      'invalid',
+      'the multipart body cannot be read: its boundary is missing or it ends in the middle of a part',
+    )
+    return new ProblemError(problem.code, problem.detail, { ...problem.extras, internal: causeText(err) })
   }
   return err
 }

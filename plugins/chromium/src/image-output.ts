@@ -1,5 +1,5 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
-import { ProblemError } from '@docsvc/core/sdk'
+import { ProblemError, problemFromCause } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import type { BrowserPool } from './browser-pool.ts'
@@ -126,7 +126,11 @@ async function elementArea(page: Page, selector: string): Promise<Area> {
       })(${JSON.stringify(selector)})`,
     )) as Area | null | 'invalid'
   } catch (err) {
-    throw new ProblemError('render_failed', `selector ${JSON.stringify(selector)}: ${(err as Error).message}`)
+    throw problemFromCause(
+      'render_failed',
+      `image.selector ${JSON.stringify(selector)} could not be looked up in the page.`,
+      err,
+    )
   }
   if (found === 'invalid')
     throw new ProblemError(

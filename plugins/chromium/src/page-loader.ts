@@ -1,5 +1,5 @@
 import type { HttpOptions, OutputContext, RenderDocument, WaitOptions } from '@docsvc/core/sdk'
-import { ProblemError } from '@docsvc/core/sdk'
+import { ProblemError, problemFromCause } from '@docsvc/core/sdk'
 import type { BrowserContextOptions, Page, Response } from 'playwright-core'
 import { type AssetWatch, hostOf, shortUrl } from './asset-watch.ts'
 import { firstLine } from './browser-pool.ts'
@@ -125,7 +125,14 @@ async function loadUrl(
           'wait_timeout',
           `no element matched ${JSON.stringify(wait.selector)} within ${budget} ms`,
         )
-      throw new ProblemError('validation_error', `wait.selector: ${firstLine(err)}`)
+      throw problemFromCause(
+        'validation_error',
+        `wait.selector ${JSON.stringify(wait.selector)} is not a selector the page can look up.`,
+        err,
+        {
+          errors: [{ path: '/input/wait/selector', code: 'invalid', message: 'is not a valid CSS selector' }],
+        },
+      )
     }
   }
   if (wait.delay_ms) await page.waitForTimeout(Math.max(0, Math.min(wait.delay_ms, remaining(ctx.deadline))))
@@ -171,8 +178,10 @@ function navigationError(url: URL, err: unknown, { watch, proxy }: LoadTools): P
       'navigation_failed',
       `${shortUrl(failed)} asks for credentials; http.basic_auth is missing or wrong`,
     )
-  const detail = code ? `${shortUrl(failed)} could not be loaded (${code})` : message
-  return new ProblemError('navigation_failed', detail)
+  const detail = code
+    ? `${shortUrl(failed)} could not be loaded (${code})`
+    : `${shortUrl(failed)} could not be loaded`
+  return problemFromCause('navigation_failed', detail, err)
 }
 
 function stillLoading(ms: number, watch: AssetWatch): ProblemError {

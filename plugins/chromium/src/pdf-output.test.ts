@@ -130,6 +130,16 @@ describe('pdf output', () => {
     const err = await pdf.render(threePages, { page_ranges: '7-9' }, outputContext()).catch((e) => e)
     expect(err).toBeInstanceOf(ProblemError)
     expect(err.code).toBe('validation_error')
+    // the client reads what to change; Chromium's own words are the logged cause only
+    expect(err.detail).toBe('pdf.page_ranges "7-9" names pages the document does not have: it has 3 pages.')
+    expect(err.extras.errors).toEqual([
+      {
+        path: '/output/pdf/page_ranges',
+        code: 'out_of_range',
+        message: 'names pages the document does not have: it has 3 pages',
+      },
+    ])
+    expect(err.extras.internal).toMatch(/printToPDF|page range/i)
   })
 
   it('fails with page_limit_exceeded above the plan page limit', async () => {

@@ -1,7 +1,6 @@
 import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '@docsvc/core/sdk'
-import { ProblemError } from '@docsvc/core/sdk'
+import { causeText, ProblemError, problemFromCause } from '@docsvc/core/sdk'
 import type { BrowserPool } from './browser-pool.ts'
-import { firstLine } from './browser-pool.ts'
 import { CHROMIUM_ENGINE } from './chromium-config.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
@@ -31,7 +30,14 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
         try {
           return await page.pdf(plan.print)
         } catch (err) {
-          throw printError(err, options?.page_ranges)
+          if (!options?.page_ranges || !/page range/i.test(causeText(err))) throw err
+          // the page count makes the answer actionable; it costs a second print, on failure only
+          const { pageRanges: _asked, ...wholeDocument } = plan.print
+          const pages = await page
+            .pdf(wholeDocument)
+            .then(countPdfPages)
+            .catch(() => undefined)
+          throw pageRangesProblem(options.page_ranges, pages, err)
         }
       },
     })
@@ -46,11 +52,18 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
   }
 }
 
-function printError(err: unknown, pageRanges: string | undefined): Error {
-  const message = firstLine(err)
-  if (pageRanges && /page range/i.test(message))
-    return new ProblemError('validation_error', `page_ranges ${JSON.stringify(pageRanges)}: ${message}`, {
+/** `page_ranges` naming pages past the end: 422 validation_error (SPEC 7.3) at the field. */
+function pageRangesProblem(pageRanges: string, pages: number | undefined, cause: unknown): ProblemError {
+  const message =
+    pages === undefined
+      ? `names pages the document does not have`
+      : `names pages the document does not have: it has ${pages} page${pages === 1 ? '' : 's'}`
+  return problemFromCause(
+    'validation_error',
+    `pdf.page_ranges ${JSON.stringify(pageRanges)} ${message}.`,
+    cause,
+    {
       errors: [{ path: '/output/pdf/page_ranges', code: 'out_of_range', message }],
-    })
-  return err instanceof Error ? err : new Error(message)
+    },
+  )
 }

@@ -1,5 +1,5 @@
 import { ProblemError } from '@docsvc/core/sdk'
-import { isPasswordFailure, qpdf, qpdfMessage, type WorkDir } from './qpdf.ts'
+import { isPasswordFailure, qpdf, unreadablePdf, type WorkDir } from './qpdf.ts'
 
 // What the tools need to know about a source before working on it, at the fewest qpdf runs:
 // each run is a process start, which costs more than the work on a small PDF.
@@ -39,7 +39,7 @@ export async function pageCount(
   if (result.code === 2 || !Number.isInteger(pages)) {
     if (isPasswordFailure(result))
       throw new ProblemError('pdf_password_required', `${label} needs a password.`)
-    throw new ProblemError('invalid_pdf_source', `${label} is not a readable PDF: ${qpdfMessage(result)}.`)
+    throw unreadablePdf(label, result)
   }
   return pages
 }
@@ -87,7 +87,7 @@ export async function qpdfStep(
   const result = await qpdf(args, signal, work.root)
   if (result.code === 0 || result.code === 3) return
   if (isPasswordFailure(result)) throw new ProblemError('pdf_password_required', 'The password is wrong.')
-  throw new ProblemError('invalid_pdf_source', `${label} is not a readable PDF: ${qpdfMessage(result)}.`)
+  throw unreadablePdf(label, result)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { linkSync, statSync } from 'node:fs'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { ProblemError, runProgram } from '@docsvc/core/sdk'
+import { ProblemError, problemFromCause, runProgram } from '@docsvc/core/sdk'
 
 // qpdf does the byte work (DESIGN.md §2), as a bounded child process on files in a private
 // folder of the render: it never sees a caller's path, and the folder goes away with the render.
@@ -99,6 +99,18 @@ export function isPasswordFailure(result: QpdfResult): boolean {
 }
 
 /** The first error line of qpdf, without the file name it prefixes, for problem details. */
+/**
+ * 422 invalid_pdf_source for a file qpdf could not open. qpdf's own line (offsets, object
+ * numbers, a temporary file's name) is logged as the cause, not sent.
+ */
+export function unreadablePdf(label: string, result: QpdfResult): ProblemError {
+  return problemFromCause(
+    'invalid_pdf_source',
+    `${label[0]!.toUpperCase()}${label.slice(1)} is not a readable PDF: it is damaged, cut short or not a PDF at all.`,
+    qpdfMessage(result),
+  )
+}
+
 export function qpdfMessage(result: QpdfResult): string {
   const line =
     result.stderr

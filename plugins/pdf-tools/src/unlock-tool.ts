@@ -1,6 +1,6 @@
 import { type PdfTool, ProblemError } from '@docsvc/core/sdk'
 import { pageCount, qpdfStep, requireWithinPageLimit } from './pdf-probe.ts'
-import { isPasswordFailure, qpdf, qpdfMessage, type WorkDir, withWorkDir } from './qpdf.ts'
+import { isPasswordFailure, qpdf, unreadablePdf, type WorkDir, withWorkDir } from './qpdf.ts'
 import { qpdfJob } from './qpdf-job.ts'
 import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
@@ -64,7 +64,7 @@ async function passwordCheck(
     return { encrypted: true, pages }
   }
   if (result.code === 2 && !isPasswordFailure(result)) {
-    throw new ProblemError('invalid_pdf_source', `the source is not a readable PDF: ${qpdfMessage(result)}.`)
+    throw unreadablePdf('the source', result)
   }
   throw new ProblemError('pdf_password_required', 'The password is neither the user nor the owner password.')
 }

@@ -1,4 +1,4 @@
-import { ProblemError } from '@docsvc/core/sdk'
+import { ProblemError, problemFromCause } from '@docsvc/core/sdk'
 
 // pdf-lib's own failures on a hostile or broken file, said as the problem of the file. V8's
 // ceilings count here too: a page tree whose /Kids lead back to an ancestor recurses until the
@@ -19,8 +19,9 @@ export function pdfProblem(
 ): ProblemError {
   if (err instanceof ProblemError) return err
   const message = err instanceof Error ? err.message : String(err)
-  const reason = CEILINGS[message] ?? message.replace(/\.$/, '')
-  return new ProblemError(code, `The structure of ${label} cannot be read: ${reason}.`)
+  // pdf-lib's own words name offsets and objects; the ceilings above are said in the file's terms
+  const reason = CEILINGS[message] ?? 'it is damaged or not a PDF'
+  return problemFromCause(code, `The structure of ${label} cannot be read: ${reason}.`, err)
 }
 
 /** A Buffer over a task input's bytes (they arrive as a Uint8Array): no copy. */
