@@ -105,7 +105,7 @@ export async function buildApp({
     ),
   )
 
-  await app.register(openApiPlugin, { config })
+  await app.register(openApiPlugin, { config, registries: container.cradle.plugins.registries })
   // a request scope per request; the guard puts the caller's auth context into it
   await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
   await app.register(accessGuardPlugin, container.cradle)

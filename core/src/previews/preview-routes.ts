@@ -6,9 +6,11 @@ import type { Cradle } from '../kernel/container.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RenderRecord, renderResponses } from '../renders/render-responses.ts'
+import { ImageOptionsSlot, PdfOptionsSlot } from '../renders/render-schemas.ts'
 import type { TemplateType } from '../templates/template.ts'
 import { documentBuilder, templateEngine } from '../templates/template-capabilities.ts'
 import { renderTemplateHtml } from '../templates/template-document.ts'
+import type { RenderPreviewRequest } from './preview-renders.ts'
 import type { PreviewRequest } from './preview-source.ts'
 
 const JsonObject = Type.Record(Type.String(), Type.Unknown())
@@ -41,8 +43,8 @@ const RenderPreviewBody = Type.Object(
       Type.Object(
         {
           format: Type.Optional(Type.Union(['pdf', 'png', 'jpeg', 'webp'].map((f) => Type.Literal(f)))),
-          pdf: Nullable(JsonObject),
-          image: Nullable(JsonObject),
+          pdf: Nullable(PdfOptionsSlot),
+          image: Nullable(ImageOptionsSlot),
         },
         { additionalProperties: false },
       ),
@@ -161,7 +163,7 @@ export async function previewRoutes(
         const b = request.body
         const render = await deps.previewRenders.create(request.auth!, request.plan!, kind, {
           ...(b as PreviewRequest),
-          output: b.output ?? null,
+          output: (b.output ?? null) as RenderPreviewRequest['output'],
         })
         // the preview is a test render: the answer reads it back as the test side of the key
         const asTest = Object.create(request, { auth: { value: { ...request.auth!, test: true } } })

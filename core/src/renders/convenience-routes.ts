@@ -1,20 +1,41 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type TProperties, Type } from 'typebox'
+import { type TProperties, type TSchema, Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 import type { Cradle } from '../kernel/container.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
-import { ConvenienceFields, EinvoiceNotYet, SharedRenderFields } from './render-schemas.ts'
+import {
+  ConvenienceFields,
+  EinvoiceNotYet,
+  ImageOptionsSlot,
+  PdfOptionsSlot,
+  SharedRenderFields,
+} from './render-schemas.ts'
 
-const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const PdfOptions = Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()]))
+const ImageOptions = Type.Optional(Type.Union([ImageOptionsSlot, Type.Null()]))
+/** A field passed on to the `type` input as it is: the input plugin's schema documents it. */
+const inputField = (type: string, field: string, schema: TSchema) =>
+  documentedBy({ of: 'input-field', type, field }, schema)
 const ImageFormat = Type.Optional(
   Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
 )
-const Templating = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]))
-const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
-const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const Templating = (type: string) =>
+  Type.Optional(inputField(type, 'templating', Type.Union([Type.Boolean(), Type.Null()])))
+const OpenObject = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])
+const Url = {
+  url: inputField('url', 'url', Type.String()),
+  http: Type.Optional(inputField('url', 'http', OpenObject)),
+  wait: Type.Optional(inputField('url', 'wait', OpenObject)),
+}
+const Html = {
+  html: inputField('html', 'html', Type.String()),
+  head: Type.Optional(inputField('html', 'head', Type.String())),
+  templating: Templating('html'),
+}
 const TemplateRef = {
   template_id: Type.String({ minLength: 1, maxLength: 100 }),
   version: Type.Optional(
@@ -49,13 +70,7 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-html',
     summary: 'HTML to PDF',
-    own: {
-      html: Type.String(),
-      head: Type.Optional(Type.String()),
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-      templating: Templating,
-    },
+    own: { ...Html, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
     format: () => 'pdf',
   },
@@ -63,15 +78,21 @@ const CONVENIENCE: Convenience[] = [
     path: '/pdf/from-markdown',
     summary: 'Markdown to PDF',
     own: {
-      markdown: Type.String(),
-      css: Type.Optional(Type.String()),
-      allow_raw_html: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-      theme: Type.Optional(
-        Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+      markdown: inputField('markdown', 'markdown', Type.String()),
+      css: Type.Optional(inputField('markdown', 'css', Type.String())),
+      allow_raw_html: Type.Optional(
+        inputField('markdown', 'allow_raw_html', Type.Union([Type.Boolean(), Type.Null()])),
       ),
-      pdf: Options,
+      theme: Type.Optional(
+        inputField(
+          'markdown',
+          'theme',
+          Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+        ),
+      ),
+      pdf: PdfOptions,
       einvoice: EinvoiceNotYet,
-      templating: Templating,
+      templating: Templating('markdown'),
     },
     input: (b) => ({
       type: 'markdown',
@@ -88,47 +109,35 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-url',
     summary: 'A web page to PDF',
-    own: {
-      url: Type.String(),
-      http: Http,
-      wait: Wait,
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-    },
+    own: { ...Url, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-template',
     summary: 'A template to PDF',
-    own: { ...TemplateRef, pdf: Options, einvoice: EinvoiceNotYet },
+    own: { ...TemplateRef, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: templateInput,
     format: () => 'pdf',
   },
   {
     path: '/images/from-html',
     summary: 'HTML to PNG, JPEG or WebP',
-    own: {
-      html: Type.String(),
-      head: Type.Optional(Type.String()),
-      format: ImageFormat,
-      image: Options,
-      templating: Templating,
-    },
+    own: { ...Html, format: ImageFormat, image: ImageOptions },
     input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
     path: '/images/from-url',
     summary: 'A web page to PNG, JPEG or WebP',
-    own: { url: Type.String(), http: Http, wait: Wait, format: ImageFormat, image: Options },
+    own: { ...Url, format: ImageFormat, image: ImageOptions },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
     path: '/images/from-template',
     summary: 'A template to PNG, JPEG or WebP',
-    own: { ...TemplateRef, format: ImageFormat, image: Options },
+    own: { ...TemplateRef, format: ImageFormat, image: ImageOptions },
     input: templateInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 
 // Request schemas of the render family (SPEC 4.2). Input and option objects are checked twice:
 // here for their envelope, then against the schema their plugin registered (render-validation.ts).
@@ -46,6 +47,18 @@ export const EinvoiceNotYet = Type.Optional(
   Type.Null({
     description: 'E-invoice embedding is not available on this installation yet: only null is accepted.',
   }),
+)
+
+/** `pdf` options: the PDF output plugin's schema documents them (plugin-schema-slots.ts). */
+export const PdfOptionsSlot = documentedBy(
+  { of: 'output-options', format: 'pdf' },
+  Type.Object({}, { additionalProperties: true, description: 'How the PDF is printed.' }),
+)
+
+/** `image` options of png, jpeg and webp, documented by the image output plugin's schema. */
+export const ImageOptionsSlot = documentedBy(
+  { of: 'output-options', format: 'png' },
+  Type.Object({}, { additionalProperties: true, description: 'How the image is captured.' }),
 )
 
 export const OutputFormatSchema = Type.Union(
@@ -98,17 +111,23 @@ export const CreateRenderBody = Type.Object(
   {
     ...SharedRenderFields,
     ...ConvenienceFields,
-    input: Type.Object(
-      { type: Type.String({ minLength: 1, maxLength: 64 }) },
-      { additionalProperties: true },
+    input: documentedBy(
+      { of: 'inputs', also: [TemplateInputSchema] },
+      Type.Object(
+        { type: Type.String({ minLength: 1, maxLength: 64 }) },
+        {
+          additionalProperties: true,
+          description: 'What to render: its `type` selects the input, whose own fields follow.',
+        },
+      ),
     ),
     output: Type.Optional(
       Type.Union([
         Type.Object(
           {
             format: OutputFormatSchema,
-            pdf: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
-            image: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+            pdf: Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()])),
+            image: Type.Optional(Type.Union([ImageOptionsSlot, Type.Null()])),
             einvoice: EinvoiceNotYet,
           },
           { additionalProperties: false },

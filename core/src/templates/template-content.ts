@@ -2,13 +2,13 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import { type TObject, Type } from 'typebox'
 import { issuesToProblems } from '../http/validation-errors.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
+import { PdfOptionsSlot } from '../renders/render-schemas.ts'
 import type { TemplateContent, TemplateType } from './template.ts'
 
 // The content fields of each template type (DESIGN.md §10). Options objects (`pdf`) are checked
 // against the output plugin's schema when a render uses them, not here.
 
 const Source = Type.String({ maxLength: 2_000_000 })
-const Options = Type.Object({}, { additionalProperties: true })
 const Partials = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_./-]{1,100}$' }), Source, {
   maxProperties: 100,
 })
@@ -21,7 +21,7 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       header_html: Type.Optional(Source),
       footer_html: Type.Optional(Source),
       partials: Type.Optional(Partials),
-      pdf: Type.Optional(Options),
+      pdf: Type.Optional(PdfOptionsSlot),
     },
     { additionalProperties: false },
   ),
@@ -35,7 +35,7 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       header_html: Type.Optional(Source),
       footer_html: Type.Optional(Source),
       partials: Type.Optional(Partials),
-      pdf: Type.Optional(Options),
+      pdf: Type.Optional(PdfOptionsSlot),
     },
     { additionalProperties: false },
   ),
