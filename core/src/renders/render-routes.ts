@@ -6,7 +6,7 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { templateRefOf } from '../templates/template-input-ref.ts'
 import type { RenderStatus } from './render.ts'
-import { normaliseRender } from './render-request.ts'
+import { normaliseRender, optionsKeyOf } from './render-request.ts'
 import { presentRender, respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
 import { CreateRenderBody, RenderFileParams, RenderIdParams } from './render-schemas.ts'
@@ -73,7 +73,7 @@ export async function renderRoutes(
     async (request, reply) => {
       const { input, output, overrides, ...shared } = request.body
       const format = (output?.format ?? 'pdf') as OutputFormat
-      const optionsKey = format === 'pdf' ? 'pdf' : 'image'
+      const optionsKey = optionsKeyOf(format, output, '/output')
       const options = (output?.[optionsKey] ?? undefined) as Record<string, unknown> | undefined
       const normalised = normaliseRender(
         request.auth!,
