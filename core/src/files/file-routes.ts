@@ -17,7 +17,7 @@ const schema = {
     type: 'object',
     required: ['token'],
     // no pattern: a malformed token must answer 404 like a forged one, not 400
-    properties: { token: { type: 'string' } },
+    properties: { token: { type: 'string', description: "The signed token at the end of the file's URL." } },
   },
   response: {
     200: {

@@ -14,6 +14,10 @@ export type PluginSlot =
   | { of: 'input-field'; type: string; field: string }
   /** `input` of `POST /v1/renders`: one of every registered input type, plus the given schemas */
   | { of: 'inputs'; also: TSchema[] }
+  /** one field of a scene renderer's scene schema (an image_canvas template's `layers`) */
+  | { of: 'scene-field'; renderer: string; field: string }
+  /** a part the route takes open and core checks in code against this schema (template content) */
+  | { of: 'schema'; schema: TSchema }
 
 const SLOT = 'x-docsvc-slot'
 
@@ -52,6 +56,14 @@ function resolveSlot(slot: PluginSlot, placeholder: Json, registries: Registries
       const field = (properties as Json | undefined)?.[slot.field]
       return field ? copy(field) : undefined
     }
+    case 'scene-field': {
+      const properties = (registries.sceneRenderers.get(slot.renderer)?.schema as Json | undefined)
+        ?.properties
+      const field = (properties as Json | undefined)?.[slot.field]
+      return field ? copy(field) : undefined
+    }
+    case 'schema':
+      return copy(slot.schema)
     case 'inputs': {
       const variants = registries.inputs
         .keys()
@@ -84,7 +96,8 @@ export function fillPluginSlots<T>(node: T, registries: Registries): T {
         .filter((key) => placeholder[key] !== undefined && resolved[key] === undefined)
         .map((key) => [key, placeholder[key]]),
     )
-    return { ...resolved, ...kept } as T
+    // a resolved schema may hold slots of its own (template content holds `pdf` options)
+    return fillPluginSlots({ ...resolved, ...kept }, registries) as T
   }
   return Object.fromEntries(
     Object.entries(object).map(([key, value]) => [key, fillPluginSlots(value, registries)]),

@@ -6,21 +6,58 @@ import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
 // render option, taken from the one schema that defines them: the options schema the PDF output
 // plugin registered (core imports no plugin, decision 0036), read when the routes are built.
 
-const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()])
+const Text = (maxLength: number, description: string) =>
+  Type.Union([Type.String({ maxLength }), Type.Null()], { description: `${description} null removes it.` })
 
 export const PdfSourceSpecSchema = Type.Object(
   {
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    render_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    file_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    data_uri: Type.Optional(Type.String({ minLength: 1 })),
+    url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'An http(s) URL that answers the PDF.' }),
+    ),
+    render_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A render of this workspace whose PDF to use (rnd_...).',
+      }),
+    ),
+    file_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'With `render_id`: which of its files (default its first PDF).',
+      }),
+    ),
+    upload_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A file sent to POST /v1/uploads (upl_...).',
+      }),
+    ),
+    data_uri: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The PDF itself as a data: URI (data:application/pdf;base64,...).',
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'PdfSourceSpec: exactly one of url, render_id (+ file_id), upload_id, data_uri',
+    description:
+      'A PDF to work on: exactly one of url, render_id (with file_id if it has several files), upload_id, data_uri.',
+    examples: [{ upload_id: 'upl_01hzy3' }],
   },
 )
+
+/** A page list: `all`, `7`, `1-3`, `4-` (to the end) or a comma-separated list of them, from 1. */
+const Pages = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description: `${what}: all, a page (7), a range (1-3), to the end (4-) or a list of them (1,3-5); pages count from 1.`,
+    examples: ['1,3-5'],
+  })
 
 /** What every tool takes besides its own fields: the shared render fields and the file options. */
 export const ToolCommonFields: TProperties = {
@@ -45,49 +82,82 @@ export function protectSchemaOf(pdfOptions: TSchema | undefined): TObject | unde
 export function toolFields(protect: TObject | undefined): Record<string, TProperties> {
   return {
     merge: {
-      sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
-      bookmarks: Type.Optional(Type.Union([Type.Literal('filenames'), Type.Literal('none')])),
+      sources: Type.Array(PdfSourceSpecSchema, {
+        minItems: 2,
+        maxItems: MAX_MERGE_SOURCES,
+        description: `The PDFs to merge, in order (2 to ${MAX_MERGE_SOURCES}).`,
+      }),
+      bookmarks: Type.Optional(
+        Type.Union([Type.Literal('filenames'), Type.Literal('none')], {
+          description:
+            '`filenames` adds a bookmark per source, named after its file; `none` (default) adds none.',
+        }),
+      ),
     },
     metadata: {
       source: PdfSourceSpecSchema,
       set: Type.Optional(
-        Type.Union([
-          Type.Object(
-            {
-              title: Type.Optional(Text(2000)),
-              author: Type.Optional(Text(2000)),
-              subject: Type.Optional(Text(2000)),
-              keywords: Type.Optional(
-                Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
-              ),
-              creator: Type.Optional(Text(2000)),
-              producer: Type.Optional(Text(2000)),
-              lang: Type.Optional(Text(35)),
-            },
-            { additionalProperties: false },
-          ),
-          Type.Null(),
-        ]),
+        Type.Union(
+          [
+            Type.Object(
+              {
+                title: Type.Optional(Text(2000, 'Document title.')),
+                author: Type.Optional(Text(2000, 'Author.')),
+                subject: Type.Optional(Text(2000, 'Subject.')),
+                keywords: Type.Optional(
+                  Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()], {
+                    description: 'Keywords, at most 100; null removes them.',
+                  }),
+                ),
+                creator: Type.Optional(Text(2000, 'The application that made the original document.')),
+                producer: Type.Optional(Text(2000, 'The application that made the PDF.')),
+                lang: Type.Optional(Text(35, 'Document language as a BCP 47 tag (en-GB).')),
+              },
+              { additionalProperties: false },
+            ),
+            Type.Null(),
+          ],
+          {
+            description:
+              'Properties to change; the ones left out stay. Without `set` the metadata is only read.',
+          },
+        ),
       ),
     },
     protect: { source: PdfSourceSpecSchema, ...protect?.properties },
     rotate: {
       source: PdfSourceSpecSchema,
-      degrees: Type.Union([90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d))),
-      pages: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, default: 'all' })),
+      degrees: Type.Union(
+        [90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d)),
+        {
+          description: 'Clockwise turn in degrees (negative: anticlockwise).',
+        },
+      ),
+      pages: Type.Optional({ ...Pages('The pages to turn'), default: 'all' }),
     },
     split: {
       source: PdfSourceSpecSchema,
       ranges: Type.Optional(
-        Type.Union([
-          Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 200 }),
-          Type.Null(),
-        ]),
+        Type.Union([Type.Array(Pages('One output file'), { minItems: 1, maxItems: 200 }), Type.Null()], {
+          description: 'One output file per entry, each a page list. Send `ranges` or `every`.',
+          examples: [['1-3', '4-']],
+        }),
       ),
-      every: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-      zip: Type.Optional(Type.Boolean()),
+      every: Type.Optional(
+        Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          description: 'One output file per this many pages. Send `ranges` or `every`.',
+        }),
+      ),
+      zip: Type.Optional(
+        Type.Boolean({
+          description: 'Deliver the parts as one zip file instead of one file each (default false).',
+        }),
+      ),
     },
-    unlock: { source: PdfSourceSpecSchema, password: Type.String({ maxLength: 1000 }) },
+    unlock: {
+      source: PdfSourceSpecSchema,
+      password: Type.String({ maxLength: 1000, description: "The PDF's user or owner password." }),
+    },
   }
 }
 

@@ -13,6 +13,8 @@ import {
   ImageOptionsSlot,
   PdfOptionsSlot,
   SharedRenderFields,
+  TemplateInputSchema,
+  TemplateOverrides,
 } from './render-schemas.ts'
 
 const PdfOptions = Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()]))
@@ -21,7 +23,9 @@ const ImageOptions = Type.Optional(Type.Union([ImageOptionsSlot, Type.Null()]))
 const inputField = (type: string, field: string, schema: TSchema) =>
   documentedBy({ of: 'input-field', type, field }, schema)
 const ImageFormat = Type.Optional(
-  Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
+  Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')], {
+    description: 'The image format (default png).',
+  }),
 )
 const Templating = (type: string) =>
   Type.Optional(inputField(type, 'templating', Type.Union([Type.Boolean(), Type.Null()])))
@@ -37,12 +41,10 @@ const Html = {
   templating: Templating('html'),
 }
 const TemplateRef = {
-  template_id: Type.String({ minLength: 1, maxLength: 100 }),
-  version: Type.Optional(
-    Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
-  ),
-  overrides: Type.Optional(Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()])),
-  dataset_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  template_id: TemplateInputSchema.properties.template_id,
+  version: TemplateInputSchema.properties.version,
+  overrides: Type.Optional(TemplateOverrides),
+  dataset_id: TemplateInputSchema.properties.dataset_id,
 }
 
 type Fields = Record<string, unknown>

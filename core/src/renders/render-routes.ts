@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
+import { Cursor, Limit } from '../http/schemas/list-query.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
@@ -15,18 +16,53 @@ const STATUSES: RenderStatus[] = ['queued', 'processing', 'succeeded', 'failed',
 
 const ListQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 100 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    batch_id: Type.Optional(Type.String({ maxLength: 100 })),
-    'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
-    'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
-    input_type: Type.Optional(Type.String({ maxLength: 40 })),
-    output_format: Type.Optional(Type.String({ maxLength: 10 })),
-    reference: Type.Optional(Type.String({ maxLength: 500 })),
-    source: Type.Optional(Type.String({ maxLength: 40 })),
-    status: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
-    template_id: Type.Optional(Type.String({ maxLength: 100 })),
-    test: Type.Optional(Type.Boolean()),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit),
+    batch_id: Type.Optional(Type.String({ maxLength: 100, description: 'Only renders of this batch.' })),
+    'created[gte]': Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only renders created at or after this ISO 8601 time.',
+      }),
+    ),
+    'created[lte]': Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only renders created at or before this ISO 8601 time.',
+      }),
+    ),
+    input_type: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'Only renders of this input type (html, url, markdown, template...).',
+      }),
+    ),
+    output_format: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: 'Only renders of this output format (pdf, png, jpeg, webp, html).',
+      }),
+    ),
+    reference: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Only renders with this `reference`.' }),
+    ),
+    source: Type.Optional(
+      Type.String({ maxLength: 40, description: 'Only renders made this way: `api` or `preview`.' }),
+    ),
+    status: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description: `Only renders in these states (${STATUSES.join(', ')}): repeat the parameter or separate with commas.`,
+        examples: ['failed,canceled'],
+      }),
+    ),
+    template_id: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Only renders of this template.' }),
+    ),
+    test: Type.Optional(
+      Type.Boolean({
+        description: 'Only test renders (true) or live ones (false); a key sees only its own mode.',
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -185,8 +221,16 @@ export async function renderRoutes(
         tags,
         params: RenderFileParams,
         querystring: Type.Object({
-          download: Type.Optional(Type.Boolean()),
-          inline: Type.Optional(Type.Boolean()),
+          download: Type.Optional(
+            Type.Boolean({
+              description: 'Ask the browser to save the file (attachment) rather than show it.',
+            }),
+          ),
+          inline: Type.Optional(
+            Type.Boolean({
+              description: 'Send the file in this response instead of redirecting to a signed URL.',
+            }),
+          ),
         }),
         response: renderResponses({}, [404, 410]),
       },
