@@ -25,8 +25,8 @@ const schema = {
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
     },
     304: { description: 'Not modified (If-None-Match)', type: 'null' },
-    404: problemResponse('Unknown, malformed or tampered URL (not_found)'),
-    410: problemResponse('URL expired, or the file was deleted (file_expired)'),
+    404: problemResponse('Unknown, malformed or tampered URL', ['not_found']),
+    410: problemResponse('URL expired, or the file was deleted', ['file_expired']),
   },
 }
 

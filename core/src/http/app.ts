@@ -105,7 +105,11 @@ export async function buildApp({
     ),
   )
 
-  await app.register(openApiPlugin, { config, registries: container.cradle.plugins.registries })
+  await app.register(openApiPlugin, {
+    config,
+    registries: container.cradle.plugins.registries,
+    webhooks: Object.assign({}, ...features.map((feature) => feature.openApiWebhooks?.() ?? {})),
+  })
   // a request scope per request; the guard puts the caller's auth context into it
   await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
   await app.register(accessGuardPlugin, container.cradle)

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../kernel/config.ts'
 import type { Registries } from '../kernel/plugins/extension-points.ts'
+import { documentProblemCodes } from './openapi-problem-codes.ts'
 import { fillPluginSlots } from './plugin-schema-slots.ts'
 
 const REFERENCE_PREFIX = '/v1/reference'
@@ -16,7 +17,11 @@ const REFERENCE_PREFIX = '/v1/reference'
  */
 async function openApi(
   app: FastifyInstance,
-  { config, registries }: { config: Config; registries: Registries },
+  {
+    config,
+    registries,
+    webhooks,
+  }: { config: Config; registries: Registries; webhooks: Record<string, unknown> },
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -37,8 +42,13 @@ async function openApi(
       security: [{ bearer: [] }, { apiKey: [] }],
     },
     hideUntagged: false,
-    transformObject: (built) =>
-      fillPluginSlots('openapiObject' in built ? built.openapiObject : built.swaggerObject, registries),
+    transformObject: (built) => {
+      const document = documentProblemCodes(
+        fillPluginSlots('openapiObject' in built ? built.openapiObject : built.swaggerObject, registries),
+      )
+      // the events the service sends (OpenAPI 3.1 `webhooks`), from the features that send them
+      return Object.keys(webhooks).length > 0 ? Object.assign(document, { webhooks }) : document
+    },
     // shared schemas appear under their $id (components.schemas.Problem), not as def-0
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>

@@ -28,6 +28,8 @@ export interface FeatureModule {
   readonly v1Routes?: FastifyPluginAsync<{ container: AwilixContainer<Cradle> }>
   /** routes at the root (outside /v1's auth guard), e.g. public signed links */
   readonly rootRoutes?: FastifyPluginAsync<{ container: AwilixContainer<Cradle> }>
+  /** OpenAPI 3.1 `webhooks` entries for the events the feature sends, by event name */
+  openApiWebhooks?(): Record<string, unknown>
   /** render producers for the input types this feature makes */
   producers?(cradle: Cradle): RenderProducer[]
   /** after plugins start, in `requires` order, for every process that serves (check `roles`) */
