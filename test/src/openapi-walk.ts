@@ -68,8 +68,9 @@ export function* requestFields(doc: OpenApiDocument, operation: Operation): Gene
         description: (p as { description?: string }).description ?? p.schema?.description,
       },
     }
-  const body = jsonBodyOf(doc, operation)
-  if (body) yield* bodyFields(doc, body, 'body', 0)
+  for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
+    if (media.schema)
+      yield* bodyFields(doc, media.schema, type === 'application/json' ? 'body' : `body(${type})`, 0)
 }
 
 export function undescribed(fields: Iterable<Field>): string[] {

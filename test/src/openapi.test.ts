@@ -188,6 +188,10 @@ describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
     }
   })
 
+  it('cites no document a user does not have (the interface specification)', () => {
+    expect(JSON.stringify(doc).match(/.{0,60}\bSPEC\b.{0,20}/g) ?? []).toEqual([])
+  })
+
   it('says which operations need a key: all of /v1, none of the health probes', () => {
     expect(doc.security).toEqual(expect.arrayContaining([{ bearer: [] }, { apiKey: [] }]))
     for (const [path, method, operation] of operationsOf(doc)) {

@@ -112,7 +112,11 @@ export const DeliveryListQuery = Type.Object(
 
 export const EndpointRecord = Type.Object(
   {},
-  { additionalProperties: true, description: 'webhook endpoint (SPEC 2.12)' },
+  {
+    additionalProperties: true,
+    description:
+      'The webhook endpoint: its `id`, `url`, `events`, `enabled`, `is_default`, `template_ids` and `headers`.',
+  },
 )
 export const EndpointWithSecret = Type.Object(
   {},
@@ -120,7 +124,11 @@ export const EndpointWithSecret = Type.Object(
 )
 export const DeliveryRecord = Type.Object(
   {},
-  { additionalProperties: true, description: 'webhook delivery (SPEC 2.13)' },
+  {
+    additionalProperties: true,
+    description:
+      'One delivery of an event: its status (pending, succeeded, failed, exhausted), the payload, the response status and an excerpt of its body, latency and attempt number; `replay_of` on a replay.',
+  },
 )
 export const ListOf = (description: string) => Type.Object({}, { additionalProperties: true, description })
 
