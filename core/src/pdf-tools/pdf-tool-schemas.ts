@@ -12,7 +12,12 @@ const Text = (maxLength: number, description: string) =>
 export const PdfSourceSpecSchema = Type.Object(
   {
     url: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2048, description: 'An http(s) URL that answers the PDF.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'An http(s) URL that answers the PDF.',
+        examples: ['https://example.com/contract.pdf'],
+      }),
     ),
     render_id: Type.Optional(
       Type.String({
@@ -33,6 +38,7 @@ export const PdfSourceSpecSchema = Type.Object(
         minLength: 1,
         maxLength: 100,
         description: 'A file sent to POST /v1/uploads (upl_...).',
+        examples: ['upl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
       }),
     ),
     data_uri: Type.Optional(
@@ -101,8 +107,8 @@ export function toolFields(protect: TObject | undefined): Record<string, TProper
           [
             Type.Object(
               {
-                title: Type.Optional(Text(2000, 'Document title.')),
-                author: Type.Optional(Text(2000, 'Author.')),
+                title: Type.Optional({ ...Text(2000, 'Document title.'), examples: ['Annual report 2026'] }),
+                author: Type.Optional({ ...Text(2000, 'Author.'), examples: ['ACME Ltd'] }),
                 subject: Type.Optional(Text(2000, 'Subject.')),
                 keywords: Type.Optional(
                   Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }), Type.Null()], {
@@ -146,6 +152,7 @@ export function toolFields(protect: TObject | undefined): Record<string, TProper
       every: Type.Optional(
         Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
           description: 'One output file per this many pages. Send `ranges` or `every`.',
+          examples: [10],
         }),
       ),
       zip: Type.Optional(

@@ -152,6 +152,7 @@ export const ConvenienceFields = {
     Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], {
       description:
         'A URL that answers the JSON `data` object, fetched when rendering. Send `data` or `data_url`, not both.',
+      examples: ['https://example.com/orders/1042.json'],
     }),
   ),
   engine: Type.Optional(
@@ -164,6 +165,7 @@ export const ConvenienceFields = {
       minimum: 60,
       maximum: 7 * 24 * 3600,
       description: 'Seconds the signed file links in the answer stay valid (default 3600).',
+      examples: [86400],
     }),
   ),
   filename: Type.Optional(
@@ -184,6 +186,7 @@ export const ConvenienceFields = {
   retention_days: Type.Optional(
     Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()], {
       description: "Days the files are kept (default: the plan's); 0 keeps nothing after delivery.",
+      examples: [7],
     }),
   ),
   webhook_url: Type.Optional(
@@ -191,6 +194,7 @@ export const ConvenienceFields = {
       minLength: 1,
       maxLength: 2048,
       description: 'Short for `webhook: { "url": ... }`: where this render\'s events are POSTed.',
+      examples: ['https://example.com/hooks/docsvc'],
     }),
   ),
 }
@@ -209,6 +213,7 @@ export const TemplateInputSchema = Type.Object(
       minLength: 1,
       maxLength: 100,
       description: 'The template to render (tpl_...).',
+      examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
     }),
     version: Type.Optional(TemplateVersionSchema),
     dataset_id: Type.Optional(
@@ -269,7 +274,11 @@ export const CreateRenderBody = Type.Object(
 )
 
 // unknown ids of any shape answer 404, so the path parameters carry no pattern
-const RenderId = Type.String({ maxLength: 100, description: 'The render (rnd_...).' })
+const RenderId = Type.String({
+  maxLength: 100,
+  description: 'The render (rnd_...).',
+  examples: ['rnd_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+})
 export const RenderIdParams = Type.Object({ render_id: RenderId })
 export const RenderFileParams = Type.Object({
   render_id: RenderId,

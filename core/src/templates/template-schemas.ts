@@ -34,7 +34,11 @@ const SampleData = Type.Optional(
   }),
 )
 /** A template id in a path. Unknown ids of any shape answer 404, so no pattern. */
-const TemplateId = Type.String({ maxLength: 100, description: 'The template (tpl_...).' })
+const TemplateId = Type.String({
+  maxLength: 100,
+  description: 'The template (tpl_...).',
+  examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+})
 
 export const CreateTemplateBody = Type.Object(
   {

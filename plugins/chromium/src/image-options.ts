@@ -29,6 +29,7 @@ export const ImageOptionsSchema = Type.Object(
         maximum: 4,
         description:
           'Image pixels per CSS pixel (default 1): 2 gives a sharp image for high-density screens.',
+        examples: [2],
       }),
     ),
     full_page: Type.Optional(
@@ -69,6 +70,7 @@ export const ImageOptionsSchema = Type.Object(
         minimum: 0,
         maximum: 100,
         description: 'JPEG and WebP quality, 0 to 100 (PNG is lossless).',
+        examples: [80],
       }),
     ),
     transparent: Type.Optional(

@@ -71,6 +71,7 @@ const Attachment = Type.Object(
         minLength: 1,
         maxLength: 2048,
         description: 'Where to fetch the file. Send `url` or `data_uri`.',
+        examples: ['https://example.com/data.csv'],
       }),
     ),
     data_uri: Type.Optional(
@@ -84,6 +85,7 @@ const Attachment = Type.Object(
         minLength: 1,
         maxLength: 255,
         description: 'Its media type (default: guessed from the name).',
+        examples: ['text/csv'],
       }),
     ),
     description: Type.Optional(
@@ -138,7 +140,12 @@ export const PdfOptionsSchema = Type.Object(
       Type.Boolean({ default: true, description: 'Print background colours and images.' }),
     ),
     scale: Type.Optional(
-      Type.Number({ minimum: 0.1, maximum: 2, description: 'Zoom of the page content (default 1).' }),
+      Type.Number({
+        minimum: 0.1,
+        maximum: 2,
+        description: 'Zoom of the page content (default 1).',
+        examples: [0.9],
+      }),
     ),
     page_ranges: Type.Optional(
       Type.String({

@@ -11,7 +11,9 @@ export const MarkdownInputSchema = Type.Object(
       description: 'The Markdown text: CommonMark with tables and strikethrough.',
       examples: ['# Report\n\nAll *good*.'],
     }),
-    css: nullable(Type.String({ description: 'extra CSS, applied after the theme' })),
+    css: nullable(
+      Type.String({ description: 'extra CSS, applied after the theme', examples: ['h1 { color: navy }'] }),
+    ),
     theme: nullable(
       Type.Enum([...MARKDOWN_THEMES], { description: 'default `default`; `none` adds no CSS' }),
     ),

@@ -113,6 +113,7 @@ export const WaitOptionsSchema = Type.Object(
         maximum: 120_000,
         description:
           'Longest wait in milliseconds for the conditions; past it the render fails with wait_timeout.',
+        examples: [15000],
       }),
     ),
     delay_ms: Type.Optional(
@@ -120,6 +121,7 @@ export const WaitOptionsSchema = Type.Object(
         minimum: 0,
         maximum: 30_000,
         description: 'Extra milliseconds to wait once the conditions are met.',
+        examples: [500],
       }),
     ),
   },

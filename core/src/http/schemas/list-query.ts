@@ -12,4 +12,5 @@ export const Limit = Type.Integer({
   maximum: 100,
   default: 50,
   description: 'How many items a page holds (1 to 100, default 50).',
+  examples: [20],
 })
