@@ -8,8 +8,11 @@ import type { Registries } from '../kernel/plugins/extension-points.ts'
 // schema the owning plugin registered there: a third-party plugin's fields appear like ours.
 
 export type PluginSlot =
-  /** the options object of an output format (`output.pdf`, the convenience endpoints' `image`) */
-  | { of: 'output-options'; format: string }
+  /**
+   * the options object of output formats (`output.pdf`; `output.image` for png, jpeg, webp and
+   * html): one schema when the formats share it, else one variant per schema
+   */
+  | { of: 'output-options'; formats: string[] }
   /** one field of an input type's schema (`html` of `/v1/pdf/from-html` is the html input's) */
   | { of: 'input-field'; type: string; field: string }
   /** `input` of `POST /v1/renders`: one of every registered input type, plus the given schemas */
@@ -48,8 +51,22 @@ function inputVariant(type: string, schema: Json): Json {
 function resolveSlot(slot: PluginSlot, placeholder: Json, registries: Registries): Json | undefined {
   switch (slot.of) {
     case 'output-options': {
-      const output = registries.outputs.get(slot.format)
-      return output ? copy(output.optionsSchema) : undefined
+      // formats whose plugins registered the same schema share one variant
+      const variants = new Map<string, string[]>()
+      for (const format of slot.formats) {
+        const schema = registries.outputs.get(format)?.optionsSchema
+        if (schema)
+          variants.set(JSON.stringify(schema), [...(variants.get(JSON.stringify(schema)) ?? []), format])
+      }
+      const schemas = [...variants].map(([schema, formats]) => ({
+        json: JSON.parse(schema) as Json,
+        formats,
+      }))
+      if (schemas.length <= 1) return schemas[0]?.json
+      return {
+        ...(placeholder.description ? { description: placeholder.description } : {}),
+        anyOf: schemas.map(({ json, formats }) => ({ ...json, title: `${formats.join(', ')} options` })),
+      }
     }
     case 'input-field': {
       const properties = (registries.inputs.get(slot.type)?.schema as Json | undefined)?.properties

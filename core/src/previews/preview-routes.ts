@@ -6,7 +6,7 @@ import type { Cradle } from '../kernel/container.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RenderRecord, renderResponses } from '../renders/render-responses.ts'
-import { ImageOptionsSlot, PdfOptionsSlot, TemplateVersionSchema } from '../renders/render-schemas.ts'
+import { imageOptionsSlot, PdfOptionsSlot, TemplateVersionSchema } from '../renders/render-schemas.ts'
 import type { TemplateType } from '../templates/template.ts'
 import { documentBuilder, templateEngine } from '../templates/template-capabilities.ts'
 import { renderTemplateHtml } from '../templates/template-document.ts'
@@ -88,7 +88,7 @@ const RenderPreviewBody = Type.Object(
             ),
           ),
           pdf: Nullable(PdfOptionsSlot),
-          image: Nullable(ImageOptionsSlot),
+          image: Nullable(imageOptionsSlot(['png', 'jpeg', 'webp'])),
         },
         { additionalProperties: false, description: 'The output format and its options.' },
       ),

@@ -10,7 +10,7 @@ import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts
 import {
   ConvenienceFields,
   EinvoiceNotYet,
-  ImageOptionsSlot,
+  imageOptionsSlot,
   PdfOptionsSlot,
   SharedRenderFields,
   TemplateInputSchema,
@@ -18,7 +18,7 @@ import {
 } from './render-schemas.ts'
 
 const PdfOptions = Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()]))
-const ImageOptions = Type.Optional(Type.Union([ImageOptionsSlot, Type.Null()]))
+const ImageOptions = Type.Optional(Type.Union([imageOptionsSlot(['png', 'jpeg', 'webp']), Type.Null()]))
 /** A field passed on to the `type` input as it is: the input plugin's schema documents it. */
 const inputField = (type: string, field: string, schema: TSchema) =>
   documentedBy({ of: 'input-field', type, field }, schema)

@@ -86,15 +86,16 @@ export const EinvoiceNotYet = Type.Optional(
 
 /** `pdf` options: the PDF output plugin's schema documents them (plugin-schema-slots.ts). */
 export const PdfOptionsSlot = documentedBy(
-  { of: 'output-options', format: 'pdf' },
+  { of: 'output-options', formats: ['pdf'] },
   Type.Object({}, { additionalProperties: true, description: 'How the PDF is printed.' }),
 )
 
-/** `image` options of png, jpeg and webp, documented by the image output plugin's schema. */
-export const ImageOptionsSlot = documentedBy(
-  { of: 'output-options', format: 'png' },
-  Type.Object({}, { additionalProperties: true, description: 'How the image is captured.' }),
-)
+/** `image` options of the given formats, documented by their output plugins' schemas. */
+export const imageOptionsSlot = (formats: string[]) =>
+  documentedBy(
+    { of: 'output-options', formats },
+    Type.Object({}, { additionalProperties: true, description: `Options of ${formats.join(', ')} output.` }),
+  )
 
 export const OutputFormatSchema = Type.Union(
   ['pdf', 'png', 'jpeg', 'webp', 'html'].map((f) => Type.Literal(f)),
@@ -258,7 +259,9 @@ export const CreateRenderBody = Type.Object(
             {
               format: OutputFormatSchema,
               pdf: Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()])),
-              image: Type.Optional(Type.Union([ImageOptionsSlot, Type.Null()])),
+              image: Type.Optional(
+                Type.Union([imageOptionsSlot(['png', 'jpeg', 'webp', 'html']), Type.Null()]),
+              ),
               einvoice: EinvoiceNotYet,
             },
             { additionalProperties: false },
