@@ -188,6 +188,15 @@ describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
     }
   })
 
+  it('says what every response of every operation is', () => {
+    const vague = [...operationsOf(doc)].flatMap(([path, method, operation]) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => !response.description || response.description === 'Default Response')
+        .map(([status]) => `${method} ${path} ${status}`),
+    )
+    expect(vague).toEqual([])
+  })
+
   it('cites no document a user does not have (the interface specification)', () => {
     expect(JSON.stringify(doc).match(/.{0,60}\bSPEC\b.{0,20}/g) ?? []).toEqual([])
   })

@@ -138,7 +138,13 @@ export async function previewRoutes(
         tags,
         summary: 'The HTML a pdf_code or pdf_markdown template makes with data (no browser)',
         body: HtmlPreviewBody,
-        response: { ...renderResponses({ 200: HtmlPreview }, [404, 410]), ...PREVIEW_ERRORS },
+        response: {
+          ...renderResponses(
+            { 200: { ...HtmlPreview, description: 'The template rendered to HTML with the data.' } },
+            [404, 410],
+          ),
+          ...PREVIEW_ERRORS,
+        },
       },
     },
     async (request) => {

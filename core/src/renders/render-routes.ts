@@ -135,7 +135,19 @@ export async function renderRoutes(
       schema: {
         tags,
         querystring: ListQuery,
-        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, []),
+        response: renderResponses(
+          {
+            200: Type.Object(
+              {},
+              {
+                additionalProperties: true,
+                description:
+                  'A page of renders: `data`, `has_more` and the `next_cursor` to pass as `cursor`.',
+              },
+            ),
+          },
+          [],
+        ),
       },
     },
     async (request) => {
@@ -245,7 +257,15 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, [404]),
+        response: renderResponses(
+          {
+            200: Type.Object(
+              {},
+              { additionalProperties: true, description: "The render's log lines, when logging is on." },
+            ),
+          },
+          [404],
+        ),
       },
     },
     async (request) => {
