@@ -12,7 +12,11 @@ const HelloConfig = Type.Object({
 /** @typedef {import('typebox').Static<typeof HelloConfig>} HelloOptions */
 
 /** The input object a render sends: `{ "type": "hello", "name": "Ada" }`. */
-const HelloInputSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) })
+// Descriptions, limits and `additionalProperties: false` show in the service's OpenAPI document.
+const HelloInputSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200, description: 'Who to greet.', examples: ['Ada'] }) },
+  { additionalProperties: false },
+)
 
 /**
  * What the plugin puts in the `inputs` registry under the key `hello`: a render input (the SDK's

@@ -121,7 +121,8 @@ function headersFor(
 }
 
 /**
- * A body for an operation that documents none (POSTs without input, the multipart upload):
+ * A body for an operation without a JSON body (POSTs without input; the upload, whose documented
+ * multipart form is built here):
  * valid is none at all or one file in the field `file`; invalid is anything else.
  */
 function undocumentedBody(flavour: Flavour): fc.Arbitrary<{ body?: Buffer; type?: string }> {

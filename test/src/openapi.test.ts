@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyPluginAsync } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DELIVERED_EVENT_TYPES } from '../../core/src/events/event-types.ts'
 import { stdResponses } from '../../core/src/http/schemas/problem-schema.ts'
 import { PROBLEM_CODES } from '../../core/src/kernel/problem-codes.ts'
 import {
@@ -17,6 +18,12 @@ import { fetchWire } from './wire-client.ts'
 
 // ajv-formats is CommonJS with a default export
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
+
+interface WebhookOperation {
+  description: string
+  parameters: { name: string }[]
+  requestBody: { content: Record<string, { schema: object; example: unknown }> }
+}
 
 /** Routes left out of the document on purpose, and where they may live. */
 const HIDDEN_ALLOWED = [
@@ -126,6 +133,72 @@ describe.each(TEST_DIALECTS)('the OpenAPI document on %s', (dialect) => {
     expect(doc.components.schemas.Problem?.required).toEqual(
       expect.arrayContaining(['type', 'title', 'status', 'code', 'request_id']),
     )
+  })
+
+  it('names the codes each problem response carries: codes of its status in the one table', async () => {
+    const wrong: string[] = []
+    for (const [path, method, operation] of operationsOf(doc)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const schema = response.content?.['application/problem+json']?.schema
+        if (!schema) continue
+        const codes = (schema.properties as { code?: { enum?: string[] } } | undefined)?.code?.enum ?? []
+        if (codes.length === 0) wrong.push(`${method} ${path} ${status}: no codes`)
+        for (const code of codes) {
+          const entry = PROBLEM_CODES[code as keyof typeof PROBLEM_CODES]
+          if (entry?.[0] !== Number(status)) wrong.push(`${method} ${path} ${status}: ${code}`)
+        }
+        if (!codes.every((code) => response.description.includes(`\`${code}\``)))
+          wrong.push(`${method} ${path} ${status}: description does not name its codes`)
+      }
+    }
+    expect(wrong).toEqual([])
+    // a route that names its codes narrows the list; the others get every code of the status
+    const codesOf = (path: string, status: string) => {
+      const schema = doc.paths[path]?.get?.responses[status]?.content?.['application/problem+json']?.schema
+      return (schema?.properties as { code?: { enum?: string[] } } | undefined)?.code?.enum
+    }
+    expect(codesOf('/files/{token}', '404')).toEqual(['not_found'])
+    expect(codesOf('/v1/account', '401')).toEqual([
+      'authentication_required',
+      'invalid_api_key',
+      'api_key_expired',
+      'api_key_revoked',
+    ])
+    // what a client really gets is among them
+    const unkeyed = JSON.parse((await fetchWire(`${base}/v1/account`)).body) as { code: string }
+    expect(codesOf('/v1/account', '401')).toContain(unkeyed.code)
+  })
+
+  it('documents every event the service sends as a webhook, its sample a valid payload', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: WebhookOperation }> }).webhooks
+    expect(Object.keys(webhooks).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort())
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }))
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      const body = post.requestBody.content['application/json'] as { schema: object; example: unknown }
+      const valid = ajv.compile(body.schema)
+      expect(valid(body.example), `${type}: ${JSON.stringify(valid.errors)}`).toBe(true)
+      expect(valid({ ...(body.example as object), type: 'render.nope' }), type).toBe(false)
+      expect(post.parameters.map((p) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+        'user-agent',
+      ])
+      expect(post.description.length).toBeGreaterThan(40)
+    }
+  })
+
+  it('says what every response of every operation is', () => {
+    const vague = [...operationsOf(doc)].flatMap(([path, method, operation]) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => !response.description || response.description === 'Default Response')
+        .map(([status]) => `${method} ${path} ${status}`),
+    )
+    expect(vague).toEqual([])
+  })
+
+  it('cites no document a user does not have (the interface specification)', () => {
+    expect(JSON.stringify(doc).match(/.{0,60}\bSPEC\b.{0,20}/g) ?? []).toEqual([])
   })
 
   it('says which operations need a key: all of /v1, none of the health probes', () => {

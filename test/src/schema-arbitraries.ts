@@ -118,11 +118,13 @@ function numberValue(s: Schema, flavour: Flavour): fc.Arbitrary<number> {
   const min = num(s.minimum) ?? (integer ? Number.MIN_SAFE_INTEGER : -1e12)
   const max = num(s.maximum) ?? (integer ? Number.MAX_SAFE_INTEGER : 1e12)
   if (flavour === 'boundary') return fc.constantFrom(min, max, ...(min <= 0 && max >= 0 ? [0] : []))
-  const small = fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) })
+  // small whole numbers inside the range (a number's bounds need not be whole: scale 0.1 to 2)
+  const low = Math.max(Math.ceil(min), -1000)
+  const high = Math.min(Math.floor(max), 1000)
   const any = integer
-    ? fc.integer({ min, max })
+    ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
     : fc.double({ min, max, noNaN: true, noDefaultInfinity: true })
-  return min <= max && Math.max(min, -1000) <= Math.min(max, 1000) ? fc.oneof(small, any) : any
+  return low <= high ? fc.oneof(fc.integer({ min: low, max: high }), any) : any
 }
 
 function invalidNumber(s: Schema): fc.Arbitrary<unknown> {

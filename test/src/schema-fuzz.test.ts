@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import fc from 'fast-check'
@@ -15,6 +14,7 @@ import { type OpenApiDocument, operationsOf } from './openapi-document.ts'
 import { problemViolations } from './problem-check.ts'
 import { createResources, type ResourceIds, socketCall } from './resource-fixtures.ts'
 import { seededRandom, seedFromEnv } from './seeded-random.ts'
+import { servedDocument } from './served-document.ts'
 import { fetchWire, inParallel, type WireResponse } from './wire-client.ts'
 
 // Issue 13's schema-driven fuzzing: every operation of the served OpenAPI document gets requests
@@ -83,9 +83,7 @@ describe.each(TEST_DIALECTS)('schema-driven fuzzing on %s', (dialect) => {
       test_renders_per_minute: 1_000_000,
       sync_timeout_seconds: 5,
     })
-    await t.kernel.app.listen({ port: 0, host: '127.0.0.1' })
-    base = `http://127.0.0.1:${(t.kernel.app.server.address() as AddressInfo).port}`
-    doc = JSON.parse((await fetchWire(`${base}/v1/openapi.json`)).body) as OpenApiDocument
+    ;({ base, doc } = await servedDocument(t))
     ids = await createResources(socketCall(base), ws.testKey, {
       webhookUrl: 'http://127.0.0.1:1/hook',
       withFiles: true,

@@ -44,6 +44,8 @@ const DELIVERY_PROGRESS = new Set([
   'updated_at',
   'delivered_at',
   'error',
+  // the request of the latest attempt: each retry signs anew (webhook-timestamp, webhook-signature)
+  'headers',
 ])
 
 function normalised(value: unknown, path: string): unknown {

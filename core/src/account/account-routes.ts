@@ -50,7 +50,10 @@ export async function accountRoutes(
         tags: ['account'],
         summary: 'The workspace, its plan, usage so far and limits',
         response: {
-          200: Account,
+          200: {
+            ...Account,
+            description: 'The workspace of the key: its plan, limits, usage and capabilities.',
+          },
           ...stdResponses(),
           503: problemResponse('Region degraded or maintenance; Retry-After says when to try again'),
         },

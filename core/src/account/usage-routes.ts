@@ -81,7 +81,7 @@ export async function usageRoutes(
           'Live renders billed in the window, in UTC buckets, every bucket present. Test renders are free and not counted.',
         querystring: UsageQuery,
         response: {
-          200: Usage,
+          200: { ...Usage, description: 'Renders counted per time bucket, optionally split by a dimension.' },
           ...stdResponses(),
           400: problemResponse(
             'Invalid from, to, granularity or group_by, from not before to, or a window too long',

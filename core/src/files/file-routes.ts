@@ -17,7 +17,7 @@ const schema = {
     type: 'object',
     required: ['token'],
     // no pattern: a malformed token must answer 404 like a forged one, not 400
-    properties: { token: { type: 'string' } },
+    properties: { token: { type: 'string', description: "The signed token at the end of the file's URL." } },
   },
   response: {
     200: {
@@ -25,8 +25,8 @@ const schema = {
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
     },
     304: { description: 'Not modified (If-None-Match)', type: 'null' },
-    404: problemResponse('Unknown, malformed or tampered URL (not_found)'),
-    410: problemResponse('URL expired, or the file was deleted (file_expired)'),
+    404: problemResponse('Unknown, malformed or tampered URL', ['not_found']),
+    410: problemResponse('URL expired, or the file was deleted', ['file_expired']),
   },
 }
 

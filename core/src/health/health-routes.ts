@@ -24,7 +24,11 @@ export async function healthRoutes(
   app.get(
     '/healthz',
     {
-      schema: { tags: ['health'], security: [], response: { 200: HealthBody } },
+      schema: {
+        tags: ['health'],
+        security: [],
+        response: { 200: { ...HealthBody, description: 'The process is up.' } },
+      },
       config: { access: 'public' },
     },
     async () => ({ status: 'ok' }),
@@ -33,7 +37,14 @@ export async function healthRoutes(
   app.get(
     '/readyz',
     {
-      schema: { tags: ['health'], security: [], response: { 200: HealthBody, 503: HealthBody } },
+      schema: {
+        tags: ['health'],
+        security: [],
+        response: {
+          200: { ...HealthBody, description: 'Ready: the database, the queue and every plugin answer.' },
+          503: { ...HealthBody, description: 'Not ready: `checks` names the part that failed.' },
+        },
+      },
       config: { access: 'public' },
     },
     async (request, reply) => {

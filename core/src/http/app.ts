@@ -123,7 +123,11 @@ export async function buildApp({
     return sendProblem(request, reply, problem, config.docsUrl)
   })
 
-  await app.register(openApiPlugin, { config })
+  await app.register(openApiPlugin, {
+    config,
+    registries: container.cradle.plugins.registries,
+    webhooks: Object.assign({}, ...features.map((feature) => feature.openApiWebhooks?.() ?? {})),
+  })
   // a request scope per request; the guard puts the caller's auth context into it
   await app.register(fastifyAwilixPlugin, { container, disposeOnClose: false, disposeOnResponse: true })
   await app.register(accessGuardPlugin, container.cradle)

@@ -3,14 +3,26 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../kernel/config.ts'
+import type { Registries } from '../kernel/plugins/extension-points.ts'
+import { documentProblemCodes } from './openapi-problem-codes.ts'
+import { fillPluginSlots } from './plugin-schema-slots.ts'
 
 const REFERENCE_PREFIX = '/v1/reference'
 
 /**
  * The route schemas are the single source: @fastify/swagger builds OpenAPI 3.1 from them,
- * served at /v1/openapi.json, with a readable reference at /v1/reference.
+ * served at /v1/openapi.json, with a readable reference at /v1/reference. The parts plugins
+ * validate come from the plugins' registered schemas when the document is first built, after
+ * every plugin has registered (plugin-schema-slots.ts).
  */
-async function openApi(app: FastifyInstance, { config }: { config: Config }): Promise<void> {
+async function openApi(
+  app: FastifyInstance,
+  {
+    config,
+    registries,
+    webhooks,
+  }: { config: Config; registries: Registries; webhooks: Record<string, unknown> },
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -30,6 +42,13 @@ async function openApi(app: FastifyInstance, { config }: { config: Config }): Pr
       security: [{ bearer: [] }, { apiKey: [] }],
     },
     hideUntagged: false,
+    transformObject: (built) => {
+      const document = documentProblemCodes(
+        fillPluginSlots('openapiObject' in built ? built.openapiObject : built.swaggerObject, registries),
+      )
+      // the events the service sends (OpenAPI 3.1 `webhooks`), from the features that send them
+      return Object.keys(webhooks).length > 0 ? Object.assign(document, { webhooks }) : document
+    },
     // shared schemas appear under their $id (components.schemas.Problem), not as def-0
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>

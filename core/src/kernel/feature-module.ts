@@ -43,6 +43,8 @@ export interface FeatureModule<C = Record<string, unknown>> {
   readonly v1Routes?: FastifyPluginAsync<{ container: AwilixContainer<Cradle> }>
   /** routes at the root (outside /v1's auth guard), e.g. public signed links */
   readonly rootRoutes?: FastifyPluginAsync<{ container: AwilixContainer<Cradle> }>
+  /** OpenAPI 3.1 `webhooks` entries for the events the feature sends, by event name */
+  openApiWebhooks?(): Record<string, unknown>
   /** after the plugins and features it follows, in every process that serves (check `roles`) */
   start?(ctx: FeatureContext<C>): Promise<void> | void
   /** in reverse order */

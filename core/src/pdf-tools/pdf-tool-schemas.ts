@@ -9,17 +9,59 @@ import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
 
 export const PdfSourceSpecSchema = Type.Object(
   {
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    render_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    file_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    upload_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    data_uri: Type.Optional(Type.String({ minLength: 1 })),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'An http(s) URL that answers the PDF.',
+        examples: ['https://example.com/contract.pdf'],
+      }),
+    ),
+    render_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A render of this workspace whose PDF to use (rnd_...).',
+      }),
+    ),
+    file_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'With `render_id`: which of its files (default its first PDF).',
+      }),
+    ),
+    upload_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A file sent to POST /v1/uploads (upl_...).',
+        examples: ['upl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+      }),
+    ),
+    data_uri: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The PDF itself as a data: URI (data:application/pdf;base64,...).',
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: 'PdfSourceSpec: exactly one of url, render_id (+ file_id), upload_id, data_uri',
+    description:
+      'A PDF to work on: exactly one of url, render_id (with file_id if it has several files), upload_id, data_uri.',
+    examples: [{ upload_id: 'upl_01hzy3' }],
   },
 )
+
+/** A page list: `all`, `7`, `1-3`, `4-` (to the end) or a comma-separated list of them, from 1. */
+const Pages = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description: `${what}: all, a page (7), a range (1-3), to the end (4-) or a list of them (1,3-5); pages count from 1.`,
+    examples: ['1,3-5'],
+  })
 
 /** What every tool takes besides its own fields: the shared render fields and the file options. */
 export const ToolCommonFields: TProperties = {
@@ -44,8 +86,17 @@ export function protectSchemaOf(pdfOptions: TSchema | undefined): TObject | unde
 export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, TProperties> {
   return {
     merge: {
-      sources: Type.Array(PdfSourceSpecSchema, { minItems: 2, maxItems: MAX_MERGE_SOURCES }),
-      bookmarks: Type.Optional(Type.Union([Type.Literal('filenames'), Type.Literal('none')])),
+      sources: Type.Array(PdfSourceSpecSchema, {
+        minItems: 2,
+        maxItems: MAX_MERGE_SOURCES,
+        description: `The PDFs to merge, in order (2 to ${MAX_MERGE_SOURCES}).`,
+      }),
+      bookmarks: Type.Optional(
+        Type.Union([Type.Literal('filenames'), Type.Literal('none')], {
+          description:
+            '`filenames` adds a bookmark per source, named after its file; `none` (default) adds none.',
+        }),
+      ),
     },
     metadata: {
       source: PdfSourceSpecSchema,
@@ -54,21 +105,38 @@ export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, 
     protect: { source: PdfSourceSpecSchema, ...protect?.properties },
     rotate: {
       source: PdfSourceSpecSchema,
-      degrees: Type.Union([90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d))),
-      pages: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, default: 'all' })),
+      degrees: Type.Union(
+        [90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d)),
+        {
+          description: 'Clockwise turn in degrees (negative: anticlockwise).',
+        },
+      ),
+      pages: Type.Optional({ ...Pages('The pages to turn'), default: 'all' }),
     },
     split: {
       source: PdfSourceSpecSchema,
       ranges: Type.Optional(
-        Type.Union([
-          Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 1, maxItems: 200 }),
-          Type.Null(),
-        ]),
+        Type.Union([Type.Array(Pages('One output file'), { minItems: 1, maxItems: 200 }), Type.Null()], {
+          description: 'One output file per entry, each a page list. Send `ranges` or `every`.',
+          examples: [['1-3', '4-']],
+        }),
       ),
-      every: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-      zip: Type.Optional(Type.Boolean()),
+      every: Type.Optional(
+        Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          description: 'One output file per this many pages. Send `ranges` or `every`.',
+          examples: [10],
+        }),
+      ),
+      zip: Type.Optional(
+        Type.Boolean({
+          description: 'Deliver the parts as one zip file instead of one file each (default false).',
+        }),
+      ),
     },
-    unlock: { source: PdfSourceSpecSchema, password: Type.String({ maxLength: 1000 }) },
+    unlock: {
+      source: PdfSourceSpecSchema,
+      password: Type.String({ maxLength: 1000, description: "The PDF's user or owner password." }),
+    },
   }
 }
 

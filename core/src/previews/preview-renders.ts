@@ -3,7 +3,7 @@ import { oneOfMessage } from '../http/validation-errors.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
 import type { Plan } from '../plans/plan.ts'
 import type { Render } from '../renders/render.ts'
-import { normaliseRender } from '../renders/render-request.ts'
+import { normaliseRender, optionsKeyOf } from '../renders/render-request.ts'
 import type { RenderService } from '../renders/render-service.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
 import type { TemplateRenderInput } from '../templates/template-render-input.ts'
@@ -56,7 +56,7 @@ export class PreviewRenders {
         },
       ])
     }
-    const key = kind === 'pdf' ? 'pdf' : 'image'
+    const key = optionsKeyOf(format, req.output, '/output')
     let options = { ...(req.output?.[key] ?? {}) }
     // SPEC 4.10: a PDF preview asking for PDF/UA or tagging is tagged and never fails on the report
     const pdfua = kind === 'pdf' && options.pdfua === true

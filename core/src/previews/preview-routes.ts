@@ -6,54 +6,102 @@ import type { Cradle } from '../kernel/container.ts'
 import { validationProblem } from '../kernel/problem-error.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RenderRecord, renderResponses } from '../renders/render-responses.ts'
+import { imageOptionsSlot, PdfOptionsSlot, TemplateVersionSchema } from '../renders/render-schemas.ts'
 import type { TemplateType } from '../templates/template.ts'
 import { documentBuilder, templateEngine } from '../templates/template-capabilities.ts'
 import { renderTemplateHtml } from '../templates/template-document.ts'
+import { TemplateTypeSchema } from '../templates/template-schemas.ts'
+import type { RenderPreviewRequest } from './preview-renders.ts'
 import type { PreviewRequest } from './preview-source.ts'
 
-const JsonObject = Type.Record(Type.String(), Type.Unknown())
 const Nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]))
 
+const Content = Nullable(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      "Template content to preview (the content fields of `template_type`); with `template_id`, its fields replace the template's.",
+  }),
+)
+const Data = Nullable(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description: "The data to render with (default: the template's default dataset or sample data).",
+  }),
+)
+const TemplateId = Type.Optional(
+  Type.String({
+    maxLength: 100,
+    description: 'A stored template to preview (tpl_...); or send `template_type` and `content`.',
+  }),
+)
+
 const HtmlPreviewBody = Type.Object(
   {
-    content: Nullable(JsonObject),
-    data: Nullable(JsonObject),
-    head: Type.Optional(Type.String({ maxLength: 200_000 })),
-    html: Type.Optional(Type.String({ maxLength: 2_000_000 })),
-    markdown: Type.Optional(Type.String({ maxLength: 2_000_000 })),
-    partials: Type.Optional(
-      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000_000 })),
+    content: Content,
+    data: Data,
+    head: Type.Optional(
+      Type.String({ maxLength: 200_000, description: "Markup added to the page's <head>." }),
     ),
-    strict_undefined: Type.Optional(Type.Boolean()),
-    template_id: Type.Optional(Type.String({ maxLength: 100 })),
-    template_type: Type.Optional(Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown')])),
+    html: Type.Optional(
+      Type.String({ maxLength: 2_000_000, description: 'Liquid HTML, instead of `content.html`.' }),
+    ),
+    markdown: Type.Optional(
+      Type.String({ maxLength: 2_000_000, description: 'Liquid Markdown, instead of `content.markdown`.' }),
+    ),
+    partials: Type.Optional(
+      Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000_000 }), {
+        description: 'Named Liquid partials for `include` and `render`, by name.',
+      }),
+    ),
+    strict_undefined: Type.Optional(
+      Type.Boolean({
+        description: 'Fail on a variable the data does not have, instead of printing nothing.',
+      }),
+    ),
+    template_id: TemplateId,
+    template_type: Type.Optional(
+      Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown')], {
+        description: 'The kind of content sent, without `template_id`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
 
 const RenderPreviewBody = Type.Object(
   {
-    content: Nullable(JsonObject),
-    data: Nullable(JsonObject),
-    engine: Nullable(Type.String()),
+    content: Content,
+    data: Data,
+    engine: Nullable(
+      Type.String({ description: "The rendering engine to use (default: the installation's)." }),
+    ),
     output: Nullable(
       Type.Object(
         {
-          format: Type.Optional(Type.Union(['pdf', 'png', 'jpeg', 'webp'].map((f) => Type.Literal(f)))),
-          pdf: Nullable(JsonObject),
-          image: Nullable(JsonObject),
+          format: Type.Optional(
+            Type.Union(
+              ['pdf', 'png', 'jpeg', 'webp'].map((f) => Type.Literal(f)),
+              {
+                description:
+                  'The format: pdf for a PDF preview, png (default), jpeg or webp for an image one.',
+              },
+            ),
+          ),
+          pdf: Nullable(PdfOptionsSlot),
+          image: Nullable(imageOptionsSlot(['png', 'jpeg', 'webp'])),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'The output format and its options.' },
       ),
     ),
-    template_id: Type.Optional(Type.String({ maxLength: 100 })),
-    template_type: Type.Optional(
-      Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown'), Type.Literal('image_canvas')]),
-    ),
-    version: Type.Optional(
-      Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
-    ),
+    template_id: TemplateId,
+    template_type: Type.Optional({
+      ...TemplateTypeSchema,
+      description: 'The kind of content sent, without `template_id`.',
+    }),
+    version: Type.Optional({
+      ...TemplateVersionSchema,
+      description: 'Which version of `template_id` (default `draft`).',
+    }),
   },
   { additionalProperties: false },
 )
@@ -90,7 +138,13 @@ export async function previewRoutes(
         tags,
         summary: 'The HTML a pdf_code or pdf_markdown template makes with data (no browser)',
         body: HtmlPreviewBody,
-        response: { ...renderResponses({ 200: HtmlPreview }, [404, 410]), ...PREVIEW_ERRORS },
+        response: {
+          ...renderResponses(
+            { 200: { ...HtmlPreview, description: 'The template rendered to HTML with the data.' } },
+            [404, 410],
+          ),
+          ...PREVIEW_ERRORS,
+        },
       },
     },
     async (request) => {
@@ -161,7 +215,7 @@ export async function previewRoutes(
         const b = request.body
         const render = await deps.previewRenders.create(request.auth!, request.plan!, kind, {
           ...(b as PreviewRequest),
-          output: b.output ?? null,
+          output: (b.output ?? null) as RenderPreviewRequest['output'],
         })
         // the preview is a test render: the answer reads it back as the test side of the key
         const asTest = Object.create(request, { auth: { value: { ...request.auth!, test: true } } })

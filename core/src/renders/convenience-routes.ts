@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { type TProperties, Type } from 'typebox'
+import { type TProperties, type TSchema, Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 import type { ProblemShape } from '../http/problem-shaping.ts'
 import type { Cradle } from '../kernel/container.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
@@ -8,28 +9,44 @@ import { optionsSchemaOf, renderFieldTree } from './render-field-tree.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
-import { ConvenienceFields, EinvoiceNotYet, SharedRenderFields } from './render-schemas.ts'
+import {
+  ConvenienceFields,
+  EinvoiceNotYet,
+  imageOptionsSlot,
+  PdfOptionsSlot,
+  SharedRenderFields,
+  TemplateInputSchema,
+  TemplateOverrides,
+} from './render-schemas.ts'
 
-const Options = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const PdfOptions = Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()]))
+const ImageOptions = Type.Optional(Type.Union([imageOptionsSlot(['png', 'jpeg', 'webp']), Type.Null()]))
+/** A field passed on to the `type` input as it is: the input plugin's schema documents it. */
+const inputField = (type: string, field: string, schema: TSchema) =>
+  documentedBy({ of: 'input-field', type, field }, schema)
 const ImageFormat = Type.Optional(
-  Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')]),
-)
-const Templating = Type.Optional(
-  Type.Union([Type.Boolean(), Type.Null()], {
-    description:
-      "Run the document, filename, pdf.header_html and pdf.footer_html through Liquid with the render's data first.",
-    examples: [true],
+  Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')], {
+    description: 'The image format (default png).',
   }),
 )
-const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
-const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+const Templating = (type: string) =>
+  Type.Optional(inputField(type, 'templating', Type.Union([Type.Boolean(), Type.Null()])))
+const OpenObject = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])
+const Url = {
+  url: inputField('url', 'url', Type.String()),
+  http: Type.Optional(inputField('url', 'http', OpenObject)),
+  wait: Type.Optional(inputField('url', 'wait', OpenObject)),
+}
+const Html = {
+  html: inputField('html', 'html', Type.String()),
+  head: Type.Optional(inputField('html', 'head', Type.String())),
+  templating: Templating('html'),
+}
 const TemplateRef = {
-  template_id: Type.String({ minLength: 1, maxLength: 100 }),
-  version: Type.Optional(
-    Type.Union([Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })]),
-  ),
-  overrides: Type.Optional(Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()])),
-  dataset_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  template_id: TemplateInputSchema.properties.template_id,
+  version: TemplateInputSchema.properties.version,
+  overrides: Type.Optional(TemplateOverrides),
+  dataset_id: TemplateInputSchema.properties.dataset_id,
 }
 
 type Fields = Record<string, unknown>
@@ -47,34 +64,21 @@ function defined(entries: Fields): Fields {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined && v !== null))
 }
 
-/** SPEC 2.16 template input; the templates feature resolves it before the render is created. */
-const templateInput = (b: Fields) => ({
-  type: 'template',
-  ...defined({ template_id: b.template_id, version: b.version, dataset_id: b.dataset_id }),
-})
-
 /** The Markdown input's flat fields, the same for a PDF and an image. */
-const MarkdownFields: TProperties = {
-  markdown: Type.String({
-    description: 'The document, in CommonMark with tables and strikethrough.',
-    examples: ['# Quarterly report\n\nRevenue grew **12 %**.'],
-  }),
-  css: Type.Optional(
-    Type.String({ description: "CSS added after the theme's.", examples: ['h1 { color: #0a4d8c }'] }),
-  ),
+const Markdown = {
+  markdown: inputField('markdown', 'markdown', Type.String()),
+  css: Type.Optional(inputField('markdown', 'css', Type.String())),
   allow_raw_html: Type.Optional(
-    Type.Union([Type.Boolean(), Type.Null()], {
-      description: 'Keep HTML written in the Markdown; by default it is dropped.',
-      examples: [false],
-    }),
+    inputField('markdown', 'allow_raw_html', Type.Union([Type.Boolean(), Type.Null()])),
   ),
   theme: Type.Optional(
-    Type.Union(
-      ['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t)),
-      { description: 'The look of the page; none prints the bare HTML with your css.', examples: ['github'] },
+    inputField(
+      'markdown',
+      'theme',
+      Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
     ),
   ),
-  templating: Templating,
+  templating: Templating('markdown'),
 }
 
 const markdownInput = (b: Fields) => ({
@@ -88,78 +92,66 @@ const markdownInput = (b: Fields) => ({
   }),
 })
 
+/** SPEC 2.16 template input; the templates feature resolves it before the render is created. */
+const templateInput = (b: Fields) => ({
+  type: 'template',
+  ...defined({ template_id: b.template_id, version: b.version, dataset_id: b.dataset_id }),
+})
+
 const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-html',
     summary: 'HTML to PDF',
-    own: {
-      html: Type.String(),
-      head: Type.Optional(Type.String()),
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-      templating: Templating,
-    },
+    own: { ...Html, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-markdown',
     summary: 'Markdown to PDF',
-    own: { ...MarkdownFields, pdf: Options, einvoice: EinvoiceNotYet },
+    own: { ...Markdown, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: markdownInput,
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-url',
     summary: 'A web page to PDF',
-    own: {
-      url: Type.String(),
-      http: Http,
-      wait: Wait,
-      pdf: Options,
-      einvoice: EinvoiceNotYet,
-    },
+    own: { ...Url, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-template',
     summary: 'A template to PDF',
-    own: { ...TemplateRef, pdf: Options, einvoice: EinvoiceNotYet },
+    own: { ...TemplateRef, pdf: PdfOptions, einvoice: EinvoiceNotYet },
     input: templateInput,
     format: () => 'pdf',
   },
   {
     path: '/images/from-html',
     summary: 'HTML to PNG, JPEG or WebP',
-    own: {
-      html: Type.String(),
-      head: Type.Optional(Type.String()),
-      format: ImageFormat,
-      image: Options,
-      templating: Templating,
-    },
+    own: { ...Html, format: ImageFormat, image: ImageOptions },
     input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
     path: '/images/from-markdown',
     summary: 'Markdown to PNG, JPEG or WebP',
-    own: { ...MarkdownFields, format: ImageFormat, image: Options },
+    own: { ...Markdown, format: ImageFormat, image: ImageOptions },
     input: markdownInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
     path: '/images/from-url',
     summary: 'A web page to PNG, JPEG or WebP',
-    own: { url: Type.String(), http: Http, wait: Wait, format: ImageFormat, image: Options },
+    own: { ...Url, format: ImageFormat, image: ImageOptions },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {
     path: '/images/from-template',
     summary: 'A template to PNG, JPEG or WebP',
-    own: { ...TemplateRef, format: ImageFormat, image: Options },
+    own: { ...TemplateRef, format: ImageFormat, image: ImageOptions },
     input: templateInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },

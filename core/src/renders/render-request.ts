@@ -20,6 +20,29 @@ function deliveryOf(body: SharedBody): RenderRequest['delivery'] {
 }
 
 /**
+ * The options object a format reads: `pdf` for PDF, `image` for the rest. Options under the
+ * other name would never take effect, so they are refused at their field rather than ignored.
+ */
+export function optionsKeyOf(
+  format: OutputFormat,
+  output: { pdf?: unknown; image?: unknown } | null | undefined,
+  at: string,
+): 'pdf' | 'image' {
+  const key = format === 'pdf' ? 'pdf' : 'image'
+  const other = key === 'pdf' ? 'image' : 'pdf'
+  if (output?.[other] !== undefined && output[other] !== null) {
+    throw validationProblem([
+      {
+        path: `${at}/${other}`,
+        code: 'conflict',
+        message: `${other} options do not apply to ${format} output: send them as ${at}/${key}, or leave ${other} out`,
+      },
+    ])
+  }
+  return key
+}
+
+/**
  * One normalised request for the general endpoint and the convenience ones: SPEC 4.2 defaults,
  * the test-key rule, and the combinations that cannot work.
  */

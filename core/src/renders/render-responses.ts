@@ -3,7 +3,11 @@ import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts
 
 export const RenderRecord = Type.Object(
   {},
-  { additionalProperties: true, description: 'render record (SPEC 2.4)' },
+  {
+    additionalProperties: true,
+    description:
+      "The render: `id` (rnd_...), `status` (queued, processing, succeeded, failed, canceled, expired), `files` (each with `id`, `format`, `pages` for PDFs and a signed `url`), `warnings`, `error` when it failed, `result` (validation reports, a PDF tool's result), and what was sent (`reference`, `metadata`, `test`, `input_type`, `output_format`).",
+  },
 )
 
 const ERRORS: Record<number, string> = {

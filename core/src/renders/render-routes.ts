@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
+import { Cursor, Limit } from '../http/schemas/list-query.ts'
 import { oneOfMessage } from '../http/validation-errors.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
@@ -8,7 +9,7 @@ import type { OutputFormat } from '../sdk/render-contracts.ts'
 import { templateRefOf } from '../templates/template-input-ref.ts'
 import type { RenderStatus } from './render.ts'
 import { inputSchemasOf, optionsSchemaOf, renderFieldTree } from './render-field-tree.ts'
-import { normaliseRender } from './render-request.ts'
+import { normaliseRender, optionsKeyOf } from './render-request.ts'
 import { presentRender, respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
 import { CreateRenderBody, RenderFileParams, RenderIdParams } from './render-schemas.ts'
@@ -17,18 +18,53 @@ const STATUSES: RenderStatus[] = ['queued', 'processing', 'succeeded', 'failed',
 
 const ListQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 100 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    batch_id: Type.Optional(Type.String({ maxLength: 100 })),
-    'created[gte]': Type.Optional(Type.String({ format: 'date-time' })),
-    'created[lte]': Type.Optional(Type.String({ format: 'date-time' })),
-    input_type: Type.Optional(Type.String({ maxLength: 40 })),
-    output_format: Type.Optional(Type.String({ maxLength: 10 })),
-    reference: Type.Optional(Type.String({ maxLength: 500 })),
-    source: Type.Optional(Type.String({ maxLength: 40 })),
-    status: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
-    template_id: Type.Optional(Type.String({ maxLength: 100 })),
-    test: Type.Optional(Type.Boolean()),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit),
+    batch_id: Type.Optional(Type.String({ maxLength: 100, description: 'Only renders of this batch.' })),
+    'created[gte]': Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only renders created at or after this ISO 8601 time.',
+      }),
+    ),
+    'created[lte]': Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Only renders created at or before this ISO 8601 time.',
+      }),
+    ),
+    input_type: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'Only renders of this input type (html, url, markdown, template...).',
+      }),
+    ),
+    output_format: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: 'Only renders of this output format (pdf, png, jpeg, webp, html).',
+      }),
+    ),
+    reference: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Only renders with this `reference`.' }),
+    ),
+    source: Type.Optional(
+      Type.String({ maxLength: 40, description: 'Only renders made this way: `api` or `preview`.' }),
+    ),
+    status: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description: `Only renders in these states (${STATUSES.join(', ')}): repeat the parameter or separate with commas.`,
+        examples: ['failed,canceled'],
+      }),
+    ),
+    template_id: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Only renders of this template.' }),
+    ),
+    test: Type.Optional(
+      Type.Boolean({
+        description: 'Only test renders (true) or live ones (false); a key sees only its own mode.',
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -83,7 +119,7 @@ export async function renderRoutes(
     async (request, reply) => {
       const { input, output, overrides, ...shared } = request.body
       const format = (output?.format ?? 'pdf') as OutputFormat
-      const optionsKey = format === 'pdf' ? 'pdf' : 'image'
+      const optionsKey = optionsKeyOf(format, output, '/output')
       const options = (output?.[optionsKey] ?? undefined) as Record<string, unknown> | undefined
       const normalised = normaliseRender(
         request.auth!,
@@ -109,7 +145,19 @@ export async function renderRoutes(
       schema: {
         tags,
         querystring: ListQuery,
-        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, []),
+        response: renderResponses(
+          {
+            200: Type.Object(
+              {},
+              {
+                additionalProperties: true,
+                description:
+                  'A page of renders: `data`, `has_more` and the `next_cursor` to pass as `cursor`.',
+              },
+            ),
+          },
+          [],
+        ),
       },
     },
     async (request) => {
@@ -195,8 +243,16 @@ export async function renderRoutes(
         tags,
         params: RenderFileParams,
         querystring: Type.Object({
-          download: Type.Optional(Type.Boolean()),
-          inline: Type.Optional(Type.Boolean()),
+          download: Type.Optional(
+            Type.Boolean({
+              description: 'Ask the browser to save the file (attachment) rather than show it.',
+            }),
+          ),
+          inline: Type.Optional(
+            Type.Boolean({
+              description: 'Send the file in this response instead of redirecting to a signed URL.',
+            }),
+          ),
         }),
         response: renderResponses({}, [404, 410]),
       },
@@ -211,7 +267,15 @@ export async function renderRoutes(
       schema: {
         tags,
         params: RenderIdParams,
-        response: renderResponses({ 200: Type.Object({}, { additionalProperties: true }) }, [404]),
+        response: renderResponses(
+          {
+            200: Type.Object(
+              {},
+              { additionalProperties: true, description: "The render's log lines, when logging is on." },
+            ),
+          },
+          [404],
+        ),
       },
     },
     async (request) => {

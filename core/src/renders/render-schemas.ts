@@ -1,9 +1,14 @@
 import { Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 
 // Request schemas of the render family (SPEC 4.2). Input and option objects are checked twice:
 // here for their envelope, then against the schema their plugin registered (render-validation.ts).
 
-const Metadata = Type.Union([Type.Record(Type.String({ maxLength: 40 }), Type.Unknown()), Type.Null()])
+const Metadata = Type.Union([Type.Record(Type.String({ maxLength: 40 }), Type.Unknown()), Type.Null()], {
+  description:
+    'Your own key/value pairs (keys up to 40 characters), stored on the render, returned with it and filterable with `metadata[key]` on GET /v1/renders. Not used for rendering.',
+  examples: [{ order_id: 'A-1042' }],
+})
 
 export const DeliveryType = Type.Union([
   Type.Literal('url'),
@@ -12,27 +17,55 @@ export const DeliveryType = Type.Union([
   Type.Literal('none'),
 ])
 
-export const DeliverySpec = Type.Union([
-  DeliveryType,
-  Type.Object(
-    {
-      type: DeliveryType,
-      email: Type.Optional(
-        Type.Array(Type.Object({ rule_id: Type.String() }, { additionalProperties: true })),
-      ),
-      storage: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Null(),
-])
+export const DeliverySpec = Type.Union(
+  [
+    DeliveryType,
+    Type.Object(
+      {
+        type: { ...DeliveryType, description: 'How the files reach you; as the short form.' },
+        email: Type.Optional(
+          Type.Array(
+            Type.Object(
+              { rule_id: Type.String({ description: 'Id of the workspace email rule to send with.' }) },
+              { additionalProperties: true },
+            ),
+            { description: 'Email rules to send the files with. Email delivery is not available yet.' },
+          ),
+        ),
+        storage: Type.Optional(
+          Type.Array(Type.Object({}, { additionalProperties: true }), {
+            description:
+              'Storage destinations to upload the files to. Storage delivery is not available yet.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      '`url` (default): a link to each file in the render; `binary`: the file itself as the response body (sync only); `base64`: the file inside the JSON answer (sync only); `none`: no file kept or sent. Default `url`, or `none` with `hosted: false` or `retention_days: 0`.',
+    examples: ['binary'],
+  },
+)
 
 export const WebhookSpec = Type.Union(
   [
     Type.Object(
       {
-        url: Type.String({ minLength: 1, maxLength: 2048 }),
-        events: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: "Where the render's events are POSTed, signed with the default endpoint's secret.",
+        }),
+        events: Type.Optional(
+          Type.Array(Type.String(), {
+            maxItems: 20,
+            description: 'The event types to send (default: every render event).',
+            examples: [['render.succeeded', 'render.failed']],
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -55,28 +88,78 @@ export const EinvoiceNotYet = Type.Optional(
   }),
 )
 
+/** `pdf` options: the PDF output plugin's schema documents them (plugin-schema-slots.ts). */
+export const PdfOptionsSlot = documentedBy(
+  { of: 'output-options', formats: ['pdf'] },
+  Type.Object({}, { additionalProperties: true, description: 'How the PDF is printed.' }),
+)
+
+/** `image` options of the given formats, documented by their output plugins' schemas. */
+export const imageOptionsSlot = (formats: string[]) =>
+  documentedBy(
+    { of: 'output-options', formats },
+    Type.Object({}, { additionalProperties: true, description: `Options of ${formats.join(', ')} output.` }),
+  )
+
 export const OutputFormatSchema = Type.Union(
   ['pdf', 'png', 'jpeg', 'webp', 'html'].map((f) => Type.Literal(f)),
+  {
+    description:
+      "The file to make: `pdf`, an image (`png`, `jpeg`, `webp`) or the page's `html` after its scripts ran.",
+  },
 )
 
 /** SPEC 4.2 shared fields of every render-creating request. */
 export const SharedRenderFields = {
-  mode: Type.Optional(Type.Union([Type.Literal('sync'), Type.Literal('async')])),
-  priority: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('low')])),
-  reference: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  mode: Type.Optional(
+    Type.Union([Type.Literal('sync'), Type.Literal('async')], {
+      description:
+        "Default `sync`: waits for the render (up to the plan's sync timeout, then answers 202 as `async` does); `async` answers 202 at once and you poll GET /v1/renders/{id} or get a webhook.",
+    }),
+  ),
+  priority: Type.Optional(
+    Type.Union([Type.Literal('normal'), Type.Literal('low')], {
+      description: 'Default `normal`; `low` renders wait for the `normal` ones queued before them.',
+    }),
+  ),
+  reference: Type.Optional(
+    Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
+      description: 'Your own identifier for the render (an order number), returned with it and filterable.',
+      examples: ['invoice-2026-0042'],
+    }),
+  ),
   metadata: Type.Optional(Metadata),
-  test: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  timeout_behavior: Type.Optional(Type.Union([Type.Literal('continue'), Type.Literal('cancel')])),
+  test: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        'A free, watermarked test render. Test keys (doc_test_...) always make test renders; `true` with a live key answers 403 test_key_required.',
+    }),
+  ),
+  timeout_behavior: Type.Optional(
+    Type.Union([Type.Literal('continue'), Type.Literal('cancel')], {
+      description:
+        'Default `continue`. When a sync render outlasts the sync timeout: `continue` answers 202 and keeps rendering; `cancel` stops it and answers 408.',
+    }),
+  ),
   webhook: Type.Optional(WebhookSpec),
   delivery: Type.Optional(DeliverySpec),
 }
 
-const Data = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])
+const Data = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+  description: 'The values a template (or an input with `templating: true`) renders with.',
+  examples: [{ customer: 'Ada Lovelace', total: 42.5 }],
+})
 
 /** Fields the convenience endpoints share with the general endpoint, plus their own extras. */
 export const ConvenienceFields = {
   data: Type.Optional(Data),
-  data_url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  data_url: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], {
+      description:
+        'A URL that answers the JSON `data` object, fetched when rendering. Send `data` or `data_url`, not both.',
+      examples: ['https://example.com/orders/1042.json'],
+    }),
+  ),
   engine: Type.Optional(
     Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
       description:
@@ -84,7 +167,14 @@ export const ConvenienceFields = {
       examples: ['chromium'],
     }),
   ),
-  expires_in: Type.Optional(Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 })),
+  expires_in: Type.Optional(
+    Type.Integer({
+      minimum: 60,
+      maximum: 7 * 24 * 3600,
+      description: 'Seconds the signed file links in the answer stay valid (default 3600).',
+      examples: [86400],
+    }),
+  ),
   filename: Type.Optional(
     Type.String({
       minLength: 1,
@@ -94,8 +184,18 @@ export const ConvenienceFields = {
       examples: ['invoice-{{ number }}.pdf', 'report.pdf'],
     }),
   ),
-  hosted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  retention_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()])),
+  hosted: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        'Keep a copy of the files to download later (default true); false deletes it once delivered.',
+    }),
+  ),
+  retention_days: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 3650 }), Type.Null()], {
+      description: "Days the files are kept (default: the plan's); 0 keeps nothing after delivery.",
+      examples: [7],
+    }),
+  ),
   webhook_url: Type.Optional(
     Type.String({
       minLength: 1,
@@ -108,53 +208,89 @@ export const ConvenienceFields = {
 }
 
 /** SPEC 2.16 template input of `POST /v1/renders` (the templates feature resolves it). */
-export const TemplateVersionSchema = Type.Union([
-  Type.Literal('live'),
-  Type.Literal('draft'),
-  Type.Integer({ minimum: 1 }),
-])
+export const TemplateVersionSchema = Type.Union(
+  [Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })],
+  {
+    description: 'Default `live` (the published version), `draft` (test keys only) or a version number.',
+  },
+)
 export const TemplateInputSchema = Type.Object(
   {
-    type: Type.Literal('template'),
-    template_id: Type.String({ minLength: 1, maxLength: 100 }),
+    type: Type.Literal('template', { description: '`template`: render a stored template.' }),
+    template_id: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The template to render (tpl_...).',
+      examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+    }),
     version: Type.Optional(TemplateVersionSchema),
-    dataset_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    dataset_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A saved dataset of the template (ds_...) to render with, instead of `data`.',
+      }),
+    ),
   },
   { additionalProperties: false },
+)
+
+/** Changes to a template for one render (template-document.ts applies them). */
+export const TemplateOverrides = Type.Union(
+  [Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()],
+  {
+    description:
+      "Template inputs only. For pdf_code and pdf_markdown templates, objects with `css` (added after the template's), `header_html` or `footer_html` (replacing the template's); for image_canvas, objects naming a layer (`name`) with the properties to change.",
+    examples: [[{ css: 'h1 { color: navy }' }]],
+  },
 )
 
 export const CreateRenderBody = Type.Object(
   {
     ...SharedRenderFields,
     ...ConvenienceFields,
-    input: Type.Object(
-      { type: Type.String({ minLength: 1, maxLength: 64 }) },
-      { additionalProperties: true },
+    input: documentedBy(
+      { of: 'inputs', also: [TemplateInputSchema] },
+      Type.Object(
+        { type: Type.String({ minLength: 1, maxLength: 64 }) },
+        {
+          additionalProperties: true,
+          description: 'What to render: its `type` selects the input, whose own fields follow.',
+        },
+      ),
     ),
     output: Type.Optional(
-      Type.Union([
-        Type.Object(
-          {
-            format: OutputFormatSchema,
-            pdf: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
-            image: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
-            einvoice: EinvoiceNotYet,
-          },
-          { additionalProperties: false },
-        ),
-        Type.Null(),
-      ]),
+      Type.Union(
+        [
+          Type.Object(
+            {
+              format: OutputFormatSchema,
+              pdf: Type.Optional(Type.Union([PdfOptionsSlot, Type.Null()])),
+              image: Type.Optional(
+                Type.Union([imageOptionsSlot(['png', 'jpeg', 'webp', 'html']), Type.Null()]),
+              ),
+              einvoice: EinvoiceNotYet,
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'What to make and how (default: a PDF with the default options).' },
+      ),
     ),
-    overrides: Type.Optional(
-      Type.Union([Type.Array(Type.Record(Type.String(), Type.Unknown())), Type.Null()]),
-    ),
+    overrides: Type.Optional(TemplateOverrides),
   },
   { additionalProperties: false },
 )
 
 // unknown ids of any shape answer 404, so the path parameters carry no pattern
-export const RenderIdParams = Type.Object({ render_id: Type.String({ maxLength: 100 }) })
+const RenderId = Type.String({
+  maxLength: 100,
+  description: 'The render (rnd_...).',
+  examples: ['rnd_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+})
+export const RenderIdParams = Type.Object({ render_id: RenderId })
 export const RenderFileParams = Type.Object({
-  render_id: Type.String({ maxLength: 100 }),
-  file_id: Type.String({ maxLength: 100 }),
+  render_id: RenderId,
+  file_id: Type.String({ maxLength: 100, description: "One of the render's files (file_...)." }),
 })

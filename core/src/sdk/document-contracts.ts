@@ -1,3 +1,4 @@
+import type { TSchema } from 'typebox'
 import type { GuardedFetch, RenderedFile, RenderWarning, RenderWarningCode } from './render-contracts.ts'
 
 // What core's templates and previews need from plugins to turn a stored template into a document
@@ -72,6 +73,8 @@ export interface SceneRenderOptions {
  * `image_canvas`). `validate` throws scene_invalid naming each problem.
  */
 export interface SceneRenderer {
+  /** JSON Schema of a scene (its `layers` above all); the OpenAPI document shows it to clients */
+  readonly schema?: TSchema
   validate(scene: unknown): void
   render(scene: unknown, data: Record<string, unknown>, options: SceneRenderOptions): Promise<RenderedFile>
 }

@@ -1,50 +1,76 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { type TObject, Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 import { issuesToProblems } from '../http/validation-errors.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
+import { PdfOptionsSlot } from '../renders/render-schemas.ts'
 import type { TemplateContent, TemplateType } from './template.ts'
 
 // The content fields of each template type (DESIGN.md §10). Options objects (`pdf`) are checked
 // against the output plugin's schema when a render uses them, not here.
 
-const Source = Type.String({ maxLength: 2_000_000 })
-const Options = Type.Object({}, { additionalProperties: true })
-const Partials = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_./-]{1,100}$' }), Source, {
-  maxProperties: 100,
-})
+const Source = (description: string) => Type.String({ maxLength: 2_000_000, description })
+const Partials = Type.Record(
+  Type.String({ pattern: '^[A-Za-z0-9_./-]{1,100}$' }),
+  Source("A partial's Liquid source."),
+  { maxProperties: 100, description: 'Named Liquid partials for `include` and `render`, at most 100.' },
+)
+const HeaderHtml = Source('HTML printed at the top of every page, with Liquid; as `pdf.header_html`.')
+const FooterHtml = Source('HTML printed at the bottom of every page, with Liquid; as `pdf.footer_html`.')
+const Css = Source('CSS for the document.')
 
 export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
   pdf_code: Type.Object(
     {
-      html: Type.Optional(Source),
-      css: Type.Optional(Source),
-      header_html: Type.Optional(Source),
-      footer_html: Type.Optional(Source),
+      html: Type.Optional(Source("The document as Liquid HTML, rendered with the render's data.")),
+      css: Type.Optional(Css),
+      header_html: Type.Optional(HeaderHtml),
+      footer_html: Type.Optional(FooterHtml),
       partials: Type.Optional(Partials),
-      pdf: Type.Optional(Options),
+      pdf: Type.Optional(PdfOptionsSlot),
     },
     { additionalProperties: false },
   ),
   pdf_markdown: Type.Object(
     {
-      markdown: Type.Optional(Source),
-      css: Type.Optional(Source),
+      markdown: Type.Optional(Source("The document as Liquid Markdown, rendered with the render's data.")),
+      css: Type.Optional(Css),
       theme: Type.Optional(
-        Type.Union(['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t))),
+        Type.Union(
+          ['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t)),
+          {
+            description: 'Built-in styles for the Markdown (default `default`; `none` adds no CSS).',
+          },
+        ),
       ),
-      header_html: Type.Optional(Source),
-      footer_html: Type.Optional(Source),
+      header_html: Type.Optional(HeaderHtml),
+      footer_html: Type.Optional(FooterHtml),
       partials: Type.Optional(Partials),
-      pdf: Type.Optional(Options),
+      pdf: Type.Optional(PdfOptionsSlot),
     },
     { additionalProperties: false },
   ),
   image_canvas: Type.Object(
     {
-      width: Type.Optional(Type.Integer({ minimum: 1 })),
-      height: Type.Optional(Type.Integer({ minimum: 1 })),
-      background: Type.Optional(Type.String({ maxLength: 2048 })),
-      layers: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 500 })),
+      width: Type.Optional(Type.Integer({ minimum: 1, description: 'Image width in pixels.' })),
+      height: Type.Optional(Type.Integer({ minimum: 1, description: 'Image height in pixels.' })),
+      background: Type.Optional(
+        Type.String({
+          maxLength: 2048,
+          description: 'Background: a CSS colour or an image URL.',
+          examples: ['#ffffff'],
+        }),
+      ),
+      // the scene renderer checks the layers and documents them (plugin-schema-slots.ts)
+      layers: Type.Optional(
+        documentedBy(
+          { of: 'scene-field', renderer: 'image_canvas', field: 'layers' },
+          Type.Array(Type.Object({}, { additionalProperties: true }), {
+            maxItems: 500,
+            description: 'What is drawn, bottom first.',
+          }),
+        ),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -1,22 +1,64 @@
 import { Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
+import { Cursor, Limit } from '../http/schemas/list-query.ts'
 import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import { TEMPLATE_TYPES } from './template.ts'
 import { CONTENT_SCHEMAS } from './template-content.ts'
 
 // Request and response schemas of the templates API (SPEC 4.9; our field choices: decision 0011).
 
-export const TemplateTypeSchema = Type.Union(TEMPLATE_TYPES.map((t) => Type.Literal(t)))
+export const TemplateTypeSchema = Type.Union(
+  TEMPLATE_TYPES.map((t) => Type.Literal(t)),
+  {
+    description:
+      '`pdf_code`: HTML and CSS with Liquid; `pdf_markdown`: Markdown with Liquid; `image_canvas`: layers drawn into an image.',
+  },
+)
 const JsonObject = Type.Record(Type.String(), Type.Unknown())
-const NullableObject = Type.Optional(Type.Union([JsonObject, Type.Null()]))
+/** The content fields of the template's type (checked by type in template-content.ts). */
+const Content = (description: string) =>
+  documentedBy(
+    { of: 'schema', schema: Type.Union(Object.values(CONTENT_SCHEMAS), { description }) },
+    Type.Record(Type.String(), Type.Unknown(), { description }),
+  )
+const DataSchema = Type.Optional(
+  Type.Union([JsonObject, Type.Null()], {
+    description: 'A JSON Schema the render data must match (422 data_schema_mismatch otherwise); null: none.',
+    examples: [{ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }],
+  }),
+)
+const SampleData = Type.Optional(
+  Type.Union([JsonObject, Type.Null()], {
+    description: 'Example data for previews and for checking the template when it is published.',
+    examples: [{ name: 'Ada' }],
+  }),
+)
+/** A template id in a path. Unknown ids of any shape answer 404, so no pattern. */
+const TemplateId = Type.String({
+  maxLength: 100,
+  description: 'The template (tpl_...).',
+  examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+})
 
 export const CreateTemplateBody = Type.Object(
   {
     type: TemplateTypeSchema,
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-    content: Type.Optional(JsonObject),
-    data_schema: NullableObject,
-    sample_data: NullableObject,
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A name for people.',
+      examples: ['Invoice'],
+    }),
+    description: Type.Optional(
+      Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
+        description: 'What the template is for.',
+      }),
+    ),
+    content: Type.Optional(
+      Content("The template's content fields, by its type; they may also be sent flat, beside `type`."),
+    ),
+    data_schema: DataSchema,
+    sample_data: SampleData,
     // flat content fields of every type; the template's type decides which are allowed
     ...Object.assign({}, ...Object.values(CONTENT_SCHEMAS).map((s) => s.properties)),
   },
@@ -26,9 +68,9 @@ export const CreateTemplateBody = Type.Object(
 export const DraftBody = Type.Object(
   {
     revision: Type.Integer({ minimum: 1, description: 'the draft revision this replacement is based on' }),
-    content: JsonObject,
-    data_schema: NullableObject,
-    sample_data: NullableObject,
+    content: Content("The whole new content of the draft, by the template's type."),
+    data_schema: DataSchema,
+    sample_data: SampleData,
   },
   { additionalProperties: false },
 )
@@ -36,7 +78,11 @@ export const DraftBody = Type.Object(
 export const PublishBody = Type.Union([
   Type.Object(
     {
-      notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+      notes: Type.Optional(
+        Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
+          description: 'What changed, kept with the version.',
+        }),
+      ),
       revision: Type.Optional(
         Type.Integer({ minimum: 1, description: 'publish only if the draft is still at it' }),
       ),
@@ -46,18 +92,20 @@ export const PublishBody = Type.Union([
   Type.Null(),
 ])
 
-export const VersionRefSchema = Type.Union([
-  Type.Integer({ minimum: 1 }),
-  Type.String({ pattern: '^tv_[0-9a-z]{20,40}$' }),
-])
+export const VersionRefSchema = Type.Union(
+  [Type.Integer({ minimum: 1 }), Type.String({ pattern: '^tv_[0-9a-z]{20,40}$' })],
+  { description: 'A version number or a version id (tv_...).' },
+)
 
 export const RollbackBody = Type.Object({ version: VersionRefSchema }, { additionalProperties: false })
 
 export const ListTemplatesQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 100 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    q: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit),
+    q: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Only templates whose name contains this text.' }),
+    ),
     type: Type.Optional(TemplateTypeSchema),
   },
   { additionalProperties: false },
@@ -65,8 +113,8 @@ export const ListTemplatesQuery = Type.Object(
 
 export const ListVersionsQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ pattern: '^\\d+$' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional({ ...Cursor, pattern: '^\\d+$' }),
+    limit: Type.Optional(Limit),
   },
   { additionalProperties: false },
 )
@@ -74,32 +122,45 @@ export const ListVersionsQuery = Type.Object(
 export const SchemaQuery = Type.Object(
   {
     version: Type.Optional(
-      Type.Union([
-        Type.Literal('live'),
-        Type.Literal('draft'),
-        Type.String({ pattern: '^(\\d+|tv_[0-9a-z]{20,40})$' }),
-      ]),
+      Type.Union(
+        [
+          Type.Literal('live'),
+          Type.Literal('draft'),
+          Type.String({ pattern: '^(\\d+|tv_[0-9a-z]{20,40})$' }),
+        ],
+        { description: '`live` (default), `draft`, a version number or a version id (tv_...).' },
+      ),
     ),
   },
   { additionalProperties: false },
 )
 
 // unknown ids of any shape answer 404, so path parameters carry no pattern
-export const TemplateParams = Type.Object({ template_id: Type.String({ maxLength: 100 }) })
+export const TemplateParams = Type.Object({ template_id: TemplateId })
 export const VersionParams = Type.Object({
-  template_id: Type.String({ maxLength: 100 }),
-  number: Type.String({ maxLength: 100, description: 'version number or tv_ id' }),
+  template_id: TemplateId,
+  number: Type.String({ maxLength: 100, description: 'A version number or a version id (tv_...).' }),
 })
 export const DatasetParams = Type.Object({
-  template_id: Type.String({ maxLength: 100 }),
-  dataset_id: Type.String({ maxLength: 100 }),
+  template_id: TemplateId,
+  dataset_id: Type.String({ maxLength: 100, description: 'The dataset (ds_...).' }),
 })
 
 export const DatasetBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    data: JsonObject,
-    is_default: Type.Optional(Type.Boolean()),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A name for people.',
+      examples: ['Sample customer'],
+    }),
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description: "The data, as a render's `data`.",
+      examples: [{ name: 'Ada' }],
+    }),
+    is_default: Type.Optional(
+      Type.Boolean({ description: "Make it the template's default dataset (default false)." }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -4,13 +4,30 @@ import type { Readable } from 'node:stream'
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { documentedBy } from '../http/plugin-schema-slots.ts'
 import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import type { Cradle } from '../kernel/container.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { UPLOAD_MAX_BYTES, uploadView } from './upload.ts'
 import { receiveUpload, type SpooledUpload } from './upload-receiver.ts'
 
-const UploadRecord = Type.Object({}, { additionalProperties: true, description: 'upload (SPEC 2.15)' })
+const UploadForm = Type.Object(
+  {
+    file: Type.String({
+      format: 'binary',
+      description: 'The file: a PDF, or CSV text. Its name and type are kept with the upload.',
+    }),
+  },
+  { required: ['file'], additionalProperties: false },
+)
+
+const UploadRecord = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'The upload: its `id` (upl_...), kept 24 hours, to use as `upload_id` in the PDF tools.',
+  },
+)
 
 const received = new WeakMap<FastifyRequest, SpooledUpload>()
 
@@ -35,6 +52,8 @@ export async function uploadRoutes(
         description:
           "multipart/form-data with one file in the field `file`, at most 50 MB (and the plan's body limit). PDF and CSV text are taken; other types answer 415.",
         consumes: ['multipart/form-data'],
+        // the route reads the form itself (preValidation below): the schema is for the document
+        body: documentedBy({ of: 'schema', schema: UploadForm }, Type.Any()),
         response: {
           201: UploadRecord,
           ...stdResponses(),

@@ -108,7 +108,7 @@ export class WebhookDeliverer {
     }
     // a render's own webhook: signed with the default endpoint's secrets (SPEC 6.3)
     if (!delivery.test && !delivery.url?.startsWith('https:'))
-      return refused(delivery, 'live webhooks need an https URL (SPEC 6.4)')
+      return refused(delivery, 'live webhooks need an https URL')
     const signer = await this.#keys.defaultSigner(delivery.workspace_id, delivery.test)
     if (!signer) return refused(delivery, 'no enabled default endpoint to sign with')
     return {

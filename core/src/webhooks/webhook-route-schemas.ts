@@ -1,28 +1,55 @@
 import { Type } from 'typebox'
 import { DELIVERED_EVENT_TYPES, EVENT_TYPES } from '../events/event-types.ts'
+import { Cursor, Limit } from '../http/schemas/list-query.ts'
 import { problemResponse, stdResponses } from '../http/schemas/problem-schema.ts'
 import { DELIVERY_STATUSES } from './webhook-delivery.ts'
 
-export const EventTypeSchema = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))
-export const TestableEventTypeSchema = Type.Union(DELIVERED_EVENT_TYPES.map((t) => Type.Literal(t)))
+export const EventTypeSchema = Type.Union(
+  EVENT_TYPES.map((t) => Type.Literal(t)),
+  {
+    description: 'An event type; the `webhooks` section of this document shows each payload.',
+  },
+)
+export const TestableEventTypeSchema = Type.Union(
+  DELIVERED_EVENT_TYPES.map((t) => Type.Literal(t)),
+  {
+    description: 'The event type whose sample to send.',
+  },
+)
 
 const endpointFields = {
   url: Type.String({
     minLength: 1,
     maxLength: 2048,
-    description: 'absolute https URL (http for test-mode endpoints)',
+    description: 'Where events are POSTed: an absolute https URL (http for test-mode endpoints).',
+    examples: ['https://example.com/hooks/docsvc'],
   }),
-  events: Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
-  description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
-  enabled: Type.Boolean({ description: 'false pauses deliveries' }),
-  is_default: Type.Boolean({ description: 'receives events of renders that carry no inline webhook' }),
-  template_ids: Type.Union([
-    Type.Array(Type.String({ pattern: '^tpl_[0-9a-z]{20,40}$' }), { maxItems: 100, uniqueItems: true }),
-    Type.Null(),
-  ]),
+  events: Type.Array(EventTypeSchema, {
+    minItems: 1,
+    maxItems: EVENT_TYPES.length,
+    uniqueItems: true,
+    description: 'The event types to send to this endpoint.',
+    examples: [['render.succeeded', 'render.failed']],
+  }),
+  description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
+    description: 'What the endpoint is for.',
+  }),
+  enabled: Type.Boolean({ description: 'false pauses deliveries (default true).' }),
+  is_default: Type.Boolean({
+    description:
+      'Receives the events of renders that carry no inline webhook, and its secret signs inline deliveries.',
+  }),
+  template_ids: Type.Union(
+    [
+      Type.Array(Type.String({ pattern: '^tpl_[0-9a-z]{20,40}$' }), { maxItems: 100, uniqueItems: true }),
+      Type.Null(),
+    ],
+    { description: 'Only events of renders of these templates; null: every render.' },
+  ),
   headers: Type.Record(Type.String(), Type.String({ maxLength: 1000 }), {
     maxProperties: 10,
-    description: 'extra request headers, at most 10',
+    description: 'Extra request headers sent with every delivery, at most 10.',
+    examples: [{ 'X-Team': 'billing' }],
   }),
 }
 
@@ -59,23 +86,37 @@ export const RollSecretBody = Type.Object(
 
 export const TestEventBody = Type.Object({ event: TestableEventTypeSchema }, { additionalProperties: false })
 
-export const EndpointParams = Type.Object({ endpoint_id: Type.String({ maxLength: 100 }) })
-export const DeliveryParams = Type.Object({ delivery_id: Type.String({ maxLength: 100 }) })
+const EndpointId = Type.String({ maxLength: 100, description: 'The webhook endpoint (whe_...).' })
+export const EndpointParams = Type.Object({ endpoint_id: EndpointId })
+export const DeliveryParams = Type.Object({
+  delivery_id: Type.String({ maxLength: 100, description: 'The delivery (whd_...).' }),
+})
 
 export const DeliveryListQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ maxLength: 100 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    endpoint_id: Type.Optional(Type.String({ maxLength: 100 })),
-    render_id: Type.Optional(Type.String({ maxLength: 100 })),
-    status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit),
+    endpoint_id: Type.Optional({ ...EndpointId, description: 'Only deliveries to this endpoint.' }),
+    render_id: Type.Optional(
+      Type.String({ maxLength: 100, description: "Only deliveries of this render's events." }),
+    ),
+    status: Type.Optional(
+      Type.Union(
+        DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'Only deliveries in this state.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 )
 
 export const EndpointRecord = Type.Object(
   {},
-  { additionalProperties: true, description: 'webhook endpoint (SPEC 2.12)' },
+  {
+    additionalProperties: true,
+    description:
+      'The webhook endpoint: its `id`, `url`, `events`, `enabled`, `is_default`, `template_ids` and `headers`.',
+  },
 )
 export const EndpointWithSecret = Type.Object(
   {},
@@ -83,7 +124,11 @@ export const EndpointWithSecret = Type.Object(
 )
 export const DeliveryRecord = Type.Object(
   {},
-  { additionalProperties: true, description: 'webhook delivery (SPEC 2.13)' },
+  {
+    additionalProperties: true,
+    description:
+      'One delivery of an event: its status (pending, succeeded, failed, exhausted), the payload, the response status and an excerpt of its body, latency and attempt number; `replay_of` on a replay.',
+  },
 )
 export const ListOf = (description: string) => Type.Object({}, { additionalProperties: true, description })
 

@@ -10,6 +10,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.ts'
 import { WebhookEndpointRepository } from './webhook-endpoint-repository.ts'
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.ts'
 import { WebhookEndpointService } from './webhook-endpoint-service.ts'
+import { webhookOperations } from './webhook-openapi.ts'
 import { WebhookScheduler } from './webhook-scheduler.ts'
 import { WebhookSecretBox } from './webhook-secrets.ts'
 import { type WebhookSettings, webhookSettingsFor } from './webhook-settings.ts'
@@ -36,6 +37,7 @@ declare module '../kernel/container.ts' {
 /** Webhooks and events (SPEC 2.12-2.14, 4.11, Part 6). */
 export const webhooksModule: FeatureModule = {
   id: 'webhooks',
+  openApiWebhooks: webhookOperations,
   register({ container }) {
     container.register({
       // one object per container: tests replace its clock and timings in place

@@ -1,6 +1,7 @@
 import type { RenderWarningCode } from '@docsvc/core/sdk'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
+import { DEFAULT_VIEWPORT } from './pooled-page.ts'
 
 /** Chromium cannot capture more than this many pixels per side (and SPEC 8 caps canvases there). */
 export const MAX_IMAGE_SIDE = 16_384
@@ -9,27 +10,74 @@ export const MAX_IMAGE_SIDE = 16_384
 export const ImageOptionsSchema = Type.Object(
   {
     width: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_IMAGE_SIDE, description: 'viewport width' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_IMAGE_SIDE,
+        description: `Width of the browser window in CSS pixels (default ${DEFAULT_VIEWPORT.width}).`,
+      }),
     ),
     height: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_IMAGE_SIDE, description: 'viewport height' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_IMAGE_SIDE,
+        description: `Height of the browser window in CSS pixels (default ${DEFAULT_VIEWPORT.height}); the image's, unless \`full_page\`.`,
+      }),
     ),
-    device_scale_factor: Type.Optional(Type.Number({ minimum: 0.1, maximum: 4 })),
-    full_page: Type.Optional(Type.Boolean()),
-    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    device_scale_factor: Type.Optional(
+      Type.Number({
+        minimum: 0.1,
+        maximum: 4,
+        description:
+          'Image pixels per CSS pixel (default 1): 2 gives a sharp image for high-density screens.',
+        examples: [2],
+      }),
+    ),
+    full_page: Type.Optional(
+      Type.Boolean({ description: 'Capture the whole page, not only the window (default false).' }),
+    ),
+    selector: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'CSS selector of the one element to capture; wins over `clip` and `full_page`.',
+        examples: ['#chart'],
+      }),
+    ),
     clip: Type.Optional(
       Type.Object(
         {
-          x: Type.Number({ minimum: 0 }),
-          y: Type.Number({ minimum: 0 }),
-          width: Type.Number({ exclusiveMinimum: 0, maximum: MAX_IMAGE_SIDE }),
-          height: Type.Number({ exclusiveMinimum: 0, maximum: MAX_IMAGE_SIDE }),
+          x: Type.Number({ minimum: 0, description: "Left edge, CSS pixels from the page's left." }),
+          y: Type.Number({ minimum: 0, description: "Top edge, CSS pixels from the page's top." }),
+          width: Type.Number({
+            exclusiveMinimum: 0,
+            maximum: MAX_IMAGE_SIDE,
+            description: 'Width in CSS pixels.',
+          }),
+          height: Type.Number({
+            exclusiveMinimum: 0,
+            maximum: MAX_IMAGE_SIDE,
+            description: 'Height in CSS pixels.',
+          }),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          description: 'A rectangle of the page to capture; wins over `full_page`.',
+        },
       ),
     ),
-    quality: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    transparent: Type.Optional(Type.Boolean()),
+    quality: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'JPEG and WebP quality, 0 to 100 (PNG is lossless).',
+        examples: [80],
+      }),
+    ),
+    transparent: Type.Optional(
+      Type.Boolean({
+        description: 'A transparent background where the page has none, PNG and WebP (default false).',
+      }),
+    ),
     locale: Type.Optional(LocaleSchema),
   },
   { additionalProperties: false },

@@ -7,7 +7,9 @@ import type { PooledPage } from './pooled-page.ts'
 export const LocaleSchema = Type.String({
   pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
   maxLength: 35,
-  description: 'BCP 47 language tag (e.g. de-DE): navigator.language, Intl and Accept-Language',
+  description:
+    'Language of the page as a BCP 47 tag: navigator.language, Intl formatting and Accept-Language.',
+  examples: ['de-DE'],
 })
 
 /**

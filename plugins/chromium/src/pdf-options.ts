@@ -3,10 +3,20 @@ import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
 
-const Length = Type.Union([
-  Type.Number({ minimum: 0 }),
-  Type.String({ pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$', description: 'a number with px, in, cm or mm' }),
-])
+const Length = (description: string) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: 0 }),
+      Type.String({
+        pattern: '^\\d+(\\.\\d+)?(px|in|cm|mm)?$',
+        description: 'a number with px, in, cm or mm',
+      }),
+    ],
+    {
+      description: `${description} CSS pixels as a number, or a string with px, in, cm or mm.`,
+      examples: ['20mm'],
+    },
+  )
 
 /**
  * The margin of a side a request leaves out (decision 0057): 1cm, about what Chrome's print
@@ -17,45 +27,86 @@ export const DEFAULT_MARGIN = '1cm'
 const LIQUID_NOTE =
   "With templating: true on inline HTML or Markdown it is Liquid filled from the render's data (a template's own header and footer always are)."
 
-const Password = Type.Union([Type.String({ maxLength: 127 }), Type.Null()])
-const Allowed = Type.Optional(Type.Boolean())
+const Password = (description: string) =>
+  Type.Union([Type.String({ maxLength: 127 }), Type.Null()], { description })
+const Allowed = (what: string) =>
+  Type.Optional(Type.Boolean({ description: `Whether the reader may ${what} (default true).` }))
 
 /** `pdf.protect` and the protect tool (SPEC 4.4): AES-256 with a user and/or owner password. */
 const Protect = Type.Object(
   {
-    user_password: Type.Optional(Password),
-    owner_password: Type.Optional(Password),
+    user_password: Type.Optional(Password('Needed to open the PDF.')),
+    owner_password: Type.Optional(
+      Password('Needed to change the permissions; readers without it get only those allowed.'),
+    ),
     permissions: Type.Optional(
-      Type.Union([
-        Type.Object(
-          {
-            print: Allowed,
-            print_high_res: Allowed,
-            copy: Allowed,
-            fill_forms: Allowed,
-            modify: Allowed,
-            annotate: Allowed,
-            assemble: Allowed,
-          },
-          { additionalProperties: false },
-        ),
-        Type.Null(),
-      ]),
+      Type.Union(
+        [
+          Type.Object(
+            {
+              print: Allowed('print'),
+              print_high_res: Allowed('print at full resolution'),
+              copy: Allowed('copy text and images'),
+              fill_forms: Allowed('fill in forms'),
+              modify: Allowed('change the content'),
+              annotate: Allowed('add comments'),
+              assemble: Allowed('insert, delete or rotate pages'),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'What a reader without the owner password may do.' },
+      ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'Encrypt the PDF (AES-256) with a user and/or owner password.',
+  },
 )
 
 /** One `pdf.attachments` entry: a file by `url` or `data_uri`, embedded with its AFRelationship. */
 const Attachment = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    data_uri: Type.Optional(Type.String({ minLength: 1 })),
-    mime_type: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'File name inside the PDF.',
+      examples: ['data.csv'],
+    }),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'Where to fetch the file. Send `url` or `data_uri`.',
+        examples: ['https://example.com/data.csv'],
+      }),
+    ),
+    data_uri: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The file as a data: URI (base64). Send `url` or `data_uri`.',
+      }),
+    ),
+    mime_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Its media type (default: guessed from the name).',
+        examples: ['text/csv'],
+      }),
+    ),
+    description: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'Shown by PDF readers next to the file.' }),
+    ),
     relationship: Type.Optional(
-      Type.Union(['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'].map((r) => Type.Literal(r))),
+      Type.Union(
+        ['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'].map((r) => Type.Literal(r)),
+        {
+          description: 'How the file relates to the document (PDF/A-3 AFRelationship; default Unspecified).',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -65,25 +116,28 @@ const Attachment = Type.Object(
 export const PdfOptionsSchema = Type.Object(
   {
     format: Type.Optional(
-      Type.Union([
-        Type.Literal('A3'),
-        Type.Literal('A4'),
-        Type.Literal('A5'),
-        Type.Literal('Letter'),
-        Type.Literal('Legal'),
-        Type.Literal('Tabloid'),
-      ]),
+      Type.Union(
+        [
+          Type.Literal('A3'),
+          Type.Literal('A4'),
+          Type.Literal('A5'),
+          Type.Literal('Letter'),
+          Type.Literal('Legal'),
+          Type.Literal('Tabloid'),
+        ],
+        { description: 'Paper size (default A4); ignored when `width` or `height` is given.' },
+      ),
     ),
-    width: Type.Optional(Length),
-    height: Type.Optional(Length),
-    landscape: Type.Optional(Type.Boolean()),
+    width: Type.Optional(Length('Paper width, instead of `format`.')),
+    height: Type.Optional(Length('Paper height, instead of `format`.')),
+    landscape: Type.Optional(Type.Boolean({ description: 'Turn the paper sideways (default false).' })),
     margin: Type.Optional(
       Type.Object(
         {
-          top: Type.Optional(Length),
-          right: Type.Optional(Length),
-          bottom: Type.Optional(Length),
-          left: Type.Optional(Length),
+          top: Type.Optional(Length('Top margin; the header prints in it.')),
+          right: Type.Optional(Length('Right margin.')),
+          bottom: Type.Optional(Length('Bottom margin; the footer prints in it.')),
+          left: Type.Optional(Length('Left margin.')),
         },
         {
           additionalProperties: false,
@@ -95,10 +149,24 @@ export const PdfOptionsSchema = Type.Object(
         },
       ),
     ),
-    print_background: Type.Optional(Type.Boolean({ default: true })),
-    scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
+    print_background: Type.Optional(
+      Type.Boolean({ default: true, description: 'Print background colours and images.' }),
+    ),
+    scale: Type.Optional(
+      Type.Number({
+        minimum: 0.1,
+        maximum: 2,
+        description: 'Zoom of the page content (default 1).',
+        examples: [0.9],
+      }),
+    ),
     page_ranges: Type.Optional(
-      Type.String({ pattern: '^\\s*\\d*\\s*-?\\s*\\d*(\\s*,\\s*\\d*\\s*-?\\s*\\d*)*\\s*$', maxLength: 200 }),
+      Type.String({
+        pattern: '^\\s*\\d*\\s*-?\\s*\\d*(\\s*,\\s*\\d*\\s*-?\\s*\\d*)*\\s*$',
+        maxLength: 200,
+        description: 'Pages to keep, 1-based: numbers and ranges separated by commas (default all).',
+        examples: ['1-3, 5'],
+      }),
     ),
     header_html: Type.Optional(
       Type.String({
@@ -116,14 +184,35 @@ export const PdfOptionsSchema = Type.Object(
         ],
       }),
     ),
-    prefer_css_page_size: Type.Optional(Type.Boolean()),
-    tagged: Type.Optional(Type.Boolean()),
-    outline: Type.Optional(Type.Boolean()),
+    prefer_css_page_size: Type.Optional(
+      Type.Boolean({
+        description: "Use the page size of the document's CSS `@page` rule over `format` (default false).",
+      }),
+    ),
+    tagged: Type.Optional(
+      Type.Boolean({ description: 'Make a tagged (accessible) PDF with a structure tree.' }),
+    ),
+    outline: Type.Optional(
+      Type.Boolean({
+        description: "Add bookmarks from the document's headings; makes the PDF tagged (default false).",
+      }),
+    ),
     locale: Type.Optional(LocaleSchema),
     // applied after the browser by post-processing; accepted here so one schema checks output.pdf
-    pdfa: Type.Optional(Type.Union([Type.Literal('2b'), Type.Literal('3b')])),
-    pdfua: Type.Optional(Type.Boolean()),
-    attachments: Type.Optional(Type.Array(Attachment, { maxItems: 20 })),
+    pdfa: Type.Optional(
+      Type.Union([Type.Literal('2b'), Type.Literal('3b')], {
+        description:
+          "Make an archival PDF/A-2b or PDF/A-3b; its validation report is in the render's `result`.",
+      }),
+    ),
+    pdfua: Type.Optional(
+      Type.Boolean({
+        description: 'Make an accessible PDF/UA-1 document (Growth plan and up); its report is in `result`.',
+      }),
+    ),
+    attachments: Type.Optional(
+      Type.Array(Attachment, { maxItems: 20, description: 'Files embedded in the PDF, at most 20.' }),
+    ),
     protect: Type.Optional(Protect),
     metadata: Type.Optional(PdfMetadataSchema),
   },

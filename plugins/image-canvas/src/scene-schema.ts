@@ -60,7 +60,7 @@ const outline = {
 
 export const TextLayerSchema = Type.Object(
   {
-    type: Type.Literal('text'),
+    type: Type.Literal('text', { description: 'a text layer' }),
     ...common,
     ...box,
     text: Type.Optional(Type.String({ maxLength: 10_000, description: 'the text; \\n breaks a line' })),
@@ -78,11 +78,19 @@ export const TextLayerSchema = Type.Object(
     font_weight: Type.Optional(
       Type.Integer({ minimum: 100, maximum: 900, description: '100 to 900 (default 400)' }),
     ),
-    font_style: Type.Optional(Type.Union([Type.Literal('normal'), Type.Literal('italic')])),
+    font_style: Type.Optional(
+      Type.Union([Type.Literal('normal'), Type.Literal('italic')], { description: 'default normal' }),
+    ),
     color: Type.Optional(Color('text colour (default #000000)')),
-    align: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('center'), Type.Literal('right')])),
+    align: Type.Optional(
+      Type.Union([Type.Literal('left'), Type.Literal('center'), Type.Literal('right')], {
+        description: 'horizontal alignment in the box (default left)',
+      }),
+    ),
     vertical_align: Type.Optional(
-      Type.Union([Type.Literal('top'), Type.Literal('middle'), Type.Literal('bottom')]),
+      Type.Union([Type.Literal('top'), Type.Literal('middle'), Type.Literal('bottom')], {
+        description: 'vertical alignment in the box (default top)',
+      }),
     ),
     line_height: Type.Optional(
       Type.Number({ minimum: 0.5, maximum: 5, description: 'multiple of the font size (default 1.2)' }),
@@ -107,7 +115,9 @@ export const TextLayerSchema = Type.Object(
       }),
     ),
     text_transform: Type.Optional(
-      Type.Union([Type.Literal('none'), Type.Literal('uppercase'), Type.Literal('lowercase')]),
+      Type.Union([Type.Literal('none'), Type.Literal('uppercase'), Type.Literal('lowercase')], {
+        description: 'change the letter case (default none)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -115,7 +125,7 @@ export const TextLayerSchema = Type.Object(
 
 export const ImageLayerSchema = Type.Object(
   {
-    type: Type.Literal('image'),
+    type: Type.Literal('image', { description: 'a image layer' }),
     ...common,
     ...box,
     src: Type.Optional(
@@ -138,7 +148,7 @@ export const ImageLayerSchema = Type.Object(
 
 export const RectangleLayerSchema = Type.Object(
   {
-    type: Type.Literal('rectangle'),
+    type: Type.Literal('rectangle', { description: 'a rectangle layer' }),
     ...common,
     ...box,
     fill: Type.Optional(Color('fill colour (default #000000)')),
@@ -152,7 +162,7 @@ export const RectangleLayerSchema = Type.Object(
 
 export const EllipseLayerSchema = Type.Object(
   {
-    type: Type.Literal('ellipse'),
+    type: Type.Literal('ellipse', { description: 'a ellipse layer' }),
     ...common,
     ...box,
     fill: Type.Optional(Color('fill colour (default #000000)')),
@@ -163,7 +173,7 @@ export const EllipseLayerSchema = Type.Object(
 
 export const LineLayerSchema = Type.Object(
   {
-    type: Type.Literal('line'),
+    type: Type.Literal('line', { description: 'a line layer' }),
     ...common,
     x2: Coordinate('end point x'),
     y2: Coordinate('end point y'),
@@ -172,7 +182,9 @@ export const LineLayerSchema = Type.Object(
       Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'default 2' }),
     ),
     line_cap: Type.Optional(
-      Type.Union([Type.Literal('butt'), Type.Literal('round'), Type.Literal('square')]),
+      Type.Union([Type.Literal('butt'), Type.Literal('round'), Type.Literal('square')], {
+        description: 'shape of the line ends (default butt)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -180,7 +192,7 @@ export const LineLayerSchema = Type.Object(
 
 export const QrLayerSchema = Type.Object(
   {
-    type: Type.Literal('qr'),
+    type: Type.Literal('qr', { description: 'a qr layer' }),
     ...common,
     ...box,
     value: Type.Optional(Type.String({ maxLength: 4000, description: 'what the code encodes' })),
@@ -214,7 +226,7 @@ export const BARCODE_SYMBOLOGIES = [
 
 export const BarcodeLayerSchema = Type.Object(
   {
-    type: Type.Literal('barcode'),
+    type: Type.Literal('barcode', { description: 'a barcode layer' }),
     ...common,
     ...box,
     value: Type.Optional(Type.String({ maxLength: 2000, description: 'what the code encodes' })),

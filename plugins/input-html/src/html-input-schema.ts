@@ -7,14 +7,24 @@ const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([sch
 /** `input` of type `html` (without `type`, which core handles). */
 export const HtmlInputSchema = Type.Object(
   {
-    html: Type.String({ minLength: 1, description: 'the document or a fragment of one' }),
-    head: nullable(Type.String({ description: 'markup added to <head> (styles, fonts, meta)' })),
+    html: Type.String({
+      minLength: 1,
+      description: 'the document or a fragment of one',
+      examples: ['<h1>Invoice {{ number }}</h1>'],
+    }),
+    head: nullable(
+      Type.String({
+        description: 'markup added to <head> (styles, fonts, meta)',
+        examples: ['<style>body { font-family: sans-serif }</style>'],
+      }),
+    ),
     templating: nullable(Type.Boolean({ description: 'render `html` and `head` as Liquid with `data`' })),
     base_url: nullable(
       Type.String({
         maxLength: 2048,
         pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$',
         description: 'absolute http(s) URL that relative links resolve against',
+        examples: ['https://example.com/assets/'],
       }),
     ),
   },

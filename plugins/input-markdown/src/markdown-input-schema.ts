@@ -6,8 +6,14 @@ const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([sch
 /** `input` of type `markdown` (without `type`); null means absent. */
 export const MarkdownInputSchema = Type.Object(
   {
-    markdown: Type.String({ minLength: 1 }),
-    css: nullable(Type.String({ description: 'extra CSS, applied after the theme' })),
+    markdown: Type.String({
+      minLength: 1,
+      description: 'The Markdown text: CommonMark with tables and strikethrough.',
+      examples: ['# Report\n\nAll *good*.'],
+    }),
+    css: nullable(
+      Type.String({ description: 'extra CSS, applied after the theme', examples: ['h1 { color: navy }'] }),
+    ),
     theme: nullable(
       Type.Enum([...MARKDOWN_THEMES], { description: 'default `default`; `none` adds no CSS' }),
     ),

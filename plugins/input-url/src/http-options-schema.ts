@@ -33,10 +33,15 @@ export const HttpOptionsSchema = Type.Object(
     basic_auth: Type.Optional(
       Type.Object(
         {
-          username: Type.String({ minLength: 1, maxLength: 256, pattern: '^[^:\\r\\n\\u0000]*$' }),
-          password: Type.String({ maxLength: 1024, pattern: NO_LINE_BREAKS }),
+          username: Type.String({
+            minLength: 1,
+            maxLength: 256,
+            pattern: '^[^:\\r\\n\\u0000]*$',
+            description: 'User name (no colon).',
+          }),
+          password: Type.String({ maxLength: 1024, pattern: NO_LINE_BREAKS, description: 'Password.' }),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: "HTTP Basic credentials sent to the page's site." },
       ),
     ),
     headers: Type.Optional(
@@ -47,7 +52,8 @@ export const HttpOptionsSchema = Type.Object(
           maxProperties: MAX_HEADERS,
           // Record only lists the allowed names; anything else (Host, Connection, ...) is refused
           additionalProperties: false,
-          description: `extra request headers, at most ${MAX_HEADERS}; no Host or hop-by-hop headers`,
+          description: `Extra request headers for the page, at most ${MAX_HEADERS}; no Host or hop-by-hop headers.`,
+          examples: [{ 'Accept-Language': 'de-DE' }],
         },
       ),
     ),
@@ -55,26 +61,69 @@ export const HttpOptionsSchema = Type.Object(
       Type.Array(
         Type.Object(
           {
-            name: Type.String({ pattern: `^${TOKEN}{1,256}$` }),
-            value: Type.String({ maxLength: 4096, pattern: '^[^;\\r\\n\\u0000]*$' }),
-            domain: Type.Optional(Type.String({ maxLength: 253, pattern: '^\\.?[A-Za-z0-9.-]+$' })),
-            path: Type.Optional(Type.String({ maxLength: 1024, pattern: '^/[^;\\r\\n\\u0000]*$' })),
+            name: Type.String({ pattern: `^${TOKEN}{1,256}$`, description: 'Cookie name.' }),
+            value: Type.String({
+              maxLength: 4096,
+              pattern: '^[^;\\r\\n\\u0000]*$',
+              description: 'Cookie value.',
+            }),
+            domain: Type.Optional(
+              Type.String({
+                maxLength: 253,
+                pattern: '^\\.?[A-Za-z0-9.-]+$',
+                description: "Domain the cookie is sent to (default: the page's host).",
+              }),
+            ),
+            path: Type.Optional(
+              Type.String({
+                maxLength: 1024,
+                pattern: '^/[^;\\r\\n\\u0000]*$',
+                description: 'Path the cookie is sent to (default /).',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
-        { maxItems: MAX_COOKIES },
+        { maxItems: MAX_COOKIES, description: `Cookies set before the page loads, at most ${MAX_COOKIES}.` },
       ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'How the page is fetched: credentials, headers and cookies.' },
 )
 
 export const WaitOptionsSchema = Type.Object(
   {
-    until: Type.Optional(Type.Enum(['load', 'domcontentloaded', 'networkidle'])),
-    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
-    delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
+    until: Type.Optional(
+      Type.Enum(['load', 'domcontentloaded', 'networkidle'], {
+        description:
+          'The loading milestone to wait for (default `load`); `networkidle` also waits until no request has been in flight for a moment.',
+      }),
+    ),
+    selector: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: 'Wait until an element matching this CSS selector exists.',
+        examples: ['#report.ready'],
+      }),
+    ),
+    timeout_ms: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 120_000,
+        description:
+          'Longest wait in milliseconds for the conditions; past it the render fails with wait_timeout.',
+        examples: [15000],
+      }),
+    ),
+    delay_ms: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 30_000,
+        description: 'Extra milliseconds to wait once the conditions are met.',
+        examples: [500],
+      }),
+    ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'When the page counts as ready to render.' },
 )

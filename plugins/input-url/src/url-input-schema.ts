@@ -10,7 +10,12 @@ const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([sch
  */
 export const UrlInputSchema = Type.Object(
   {
-    url: Type.String({ maxLength: 8192, pattern: '^[A-Za-z][A-Za-z0-9+.-]*:\\S+$' }),
+    url: Type.String({
+      maxLength: 8192,
+      pattern: '^[A-Za-z][A-Za-z0-9+.-]*:\\S+$',
+      description: "The page to render: an absolute http(s) URL the installation's network policy allows.",
+      examples: ['https://example.com/report'],
+    }),
     wait: nullable(WaitOptionsSchema),
     http: nullable(HttpOptionsSchema),
   },

@@ -1,0 +1,16 @@
+import { Type } from 'typebox'
+
+// The paging parameters every list takes, described once.
+
+export const Cursor = Type.String({
+  maxLength: 100,
+  description: 'Where the page starts: the `next_cursor` of the previous page.',
+})
+
+export const Limit = Type.Integer({
+  minimum: 1,
+  maximum: 100,
+  default: 50,
+  description: 'How many items a page holds (1 to 100, default 50).',
+  examples: [20],
+})
