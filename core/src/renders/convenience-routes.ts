@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TProperties, Type } from 'typebox'
 import type { Cradle } from '../kernel/container.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
+import { WaitOptionsSchema } from '../sdk/wait-options-schema.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
@@ -20,7 +21,8 @@ const Templating = Type.Optional(
   }),
 )
 const Http = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
-const Wait = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]))
+// the same schema as input.wait of the general endpoint (url, html and markdown inputs alike)
+const Wait = Type.Optional(Type.Union([WaitOptionsSchema, Type.Null()]))
 const TemplateRef = {
   template_id: Type.String({ minLength: 1, maxLength: 100 }),
   version: Type.Optional(
@@ -73,7 +75,13 @@ const MarkdownFields: TProperties = {
     ),
   ),
   templating: Templating,
+  wait: Wait,
 }
+
+const htmlInput = (b: Fields) => ({
+  type: 'html',
+  ...defined({ html: b.html, head: b.head, templating: b.templating, wait: b.wait }),
+})
 
 const markdownInput = (b: Fields) => ({
   type: 'markdown',
@@ -83,6 +91,7 @@ const markdownInput = (b: Fields) => ({
     allow_raw_html: b.allow_raw_html,
     theme: b.theme,
     templating: b.templating,
+    wait: b.wait,
   }),
 })
 
@@ -93,11 +102,12 @@ const CONVENIENCE: Convenience[] = [
     own: {
       html: Type.String(),
       head: Type.Optional(Type.String()),
+      wait: Wait,
       pdf: Options,
       einvoice: EinvoiceNotYet,
       templating: Templating,
     },
-    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    input: htmlInput,
     format: () => 'pdf',
   },
   {
@@ -133,11 +143,12 @@ const CONVENIENCE: Convenience[] = [
     own: {
       html: Type.String(),
       head: Type.Optional(Type.String()),
+      wait: Wait,
       format: ImageFormat,
       image: Options,
       templating: Templating,
     },
-    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    input: htmlInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {

@@ -1,3 +1,4 @@
+import { WaitOptionsSchema } from '@docsvc/core/sdk'
 import { type Static, type TSchema, Type } from 'typebox'
 
 // null is accepted wherever a field is optional and means "absent" (the convenience endpoints
@@ -17,6 +18,7 @@ export const HtmlInputSchema = Type.Object(
         description: 'absolute http(s) URL that relative links resolve against',
       }),
     ),
+    wait: nullable(WaitOptionsSchema),
   },
   { additionalProperties: false },
 )

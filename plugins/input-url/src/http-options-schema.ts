@@ -68,13 +68,3 @@ export const HttpOptionsSchema = Type.Object(
   },
   { additionalProperties: false },
 )
-
-export const WaitOptionsSchema = Type.Object(
-  {
-    until: Type.Optional(Type.Enum(['load', 'domcontentloaded', 'networkidle'])),
-    selector: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
-    delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
-  },
-  { additionalProperties: false },
-)
