@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import { type TObject, Type } from 'typebox'
 import { issuesToProblems } from '../http/validation-errors.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
+import { WaitOptionsSchema } from '../sdk/wait-options-schema.ts'
 import type { TemplateContent, TemplateType } from './template.ts'
 
 // The content fields of each template type (DESIGN.md §10). Options objects (`pdf`) are checked
@@ -22,6 +23,8 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       footer_html: Type.Optional(Source),
       partials: Type.Optional(Partials),
       pdf: Type.Optional(Options),
+      // when the printed page is ready: the same option as an inline document's input.wait
+      wait: Type.Optional(WaitOptionsSchema),
     },
     { additionalProperties: false },
   ),
@@ -36,6 +39,8 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       footer_html: Type.Optional(Source),
       partials: Type.Optional(Partials),
       pdf: Type.Optional(Options),
+      // when the printed page is ready: the same option as an inline document's input.wait
+      wait: Type.Optional(WaitOptionsSchema),
     },
     { additionalProperties: false },
   ),
