@@ -135,3 +135,13 @@ describe('web fonts that did not load', () => {
     ])
   })
 })
+
+describe('a document full of missing characters', () => {
+  it('stops looking after 200 of them and says there are at least that many', async () => {
+    const hangul = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0xac01 + i)).join('')
+    const { warnings, missing } = await pdfWarnings(`<p>${hangul}</p>`)
+    expect(missing).toHaveLength(200)
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]!.message).toContain('and at least 180 more')
+  })
+})

@@ -10,6 +10,8 @@ export const MAX_NAMED_GLYPHS = 20
 /** What the check found: characters drawn as .notdef boxes, web fonts that failed to load. */
 export interface FontReport {
   missingGlyphs: string[]
+  /** the check stopped looking after 200 missing characters: there may be more */
+  more: boolean
   failedFonts: FailedFont[]
 }
 
@@ -30,7 +32,7 @@ export interface FailedFont {
  * are left out; so is text that is not displayed.
  */
 const PAGE_CHECK = `(() => {
-  const MAX_TEXT = 2000000, MAX_CHECKS = 3000, REF = '\\u{10FFFD}', W = 96, H = 64
+  const MAX_TEXT = 2000000, MAX_CHECKS = 3000, MAX_MISSING = 200, REF = '\\u{10FFFD}', W = 48, H = 32
   const skip = /[\\p{White_Space}\\p{Cc}\\p{Cf}\\p{M}\\p{Cs}]/u
   const byFont = new Map()
   let read = 0, checks = 0
@@ -43,7 +45,7 @@ const PAGE_CHECK = `(() => {
     if (!el || el.closest('head,script,style,template,noscript,title')) continue
     if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) continue
     const cs = getComputedStyle(el)
-    const font = cs.fontStyle + ' ' + cs.fontWeight + ' 40px ' + cs.fontFamily
+    const font = cs.fontStyle + ' ' + cs.fontWeight + ' 20px ' + cs.fontFamily
     let chars = byFont.get(font)
     if (!chars) byFont.set(font, (chars = new Set()))
     for (const ch of text) {
@@ -60,7 +62,7 @@ const PAGE_CHECK = `(() => {
     const g = canvas.getContext('2d', { willReadFrequently: true })
     const draw = (ch) => {
       g.clearRect(0, 0, W, H)
-      g.fillText(ch, 16, 48)
+      g.fillText(ch, 8, 24)
       return g.getImageData(0, 0, W, H).data
     }
     const same = (a, b) => {
@@ -68,6 +70,7 @@ const PAGE_CHECK = `(() => {
       return true
     }
     for (const [font, chars] of byFont) {
+      if (missing.size >= MAX_MISSING) break
       g.font = font
       const refWidth = g.measureText(REF).width
       let ref
@@ -75,6 +78,7 @@ const PAGE_CHECK = `(() => {
         if (missing.has(ch) || g.measureText(ch).width !== refWidth) continue
         ref = ref || draw(REF)
         if (same(draw(ch), ref)) missing.add(ch)
+        if (missing.size >= MAX_MISSING) break
       }
     }
   }
@@ -109,7 +113,7 @@ const PAGE_CHECK = `(() => {
     }
     failedFonts.push({ family, urls })
   }
-  return { missingGlyphs: [...missing], failedFonts }
+  return { missingGlyphs: [...missing], more: missing.size >= MAX_MISSING, failedFonts }
 })()`
 
 /** Runs the check in the page's main world; a check that cannot finish in time finds nothing. */
@@ -124,10 +128,11 @@ export async function checkFonts(cdp: CDPSession, deadline: number): Promise<Fon
 }
 
 /** `안 (U+C548), 녕 (U+B155) and 3 more`: the characters as a user can search for them. */
-export function nameGlyphs(chars: string[]): string {
+export function nameGlyphs(chars: string[], more = false): string {
   const named = chars
     .slice(0, MAX_NAMED_GLYPHS)
     .map((ch) => `${ch} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`)
-  const more = chars.length > MAX_NAMED_GLYPHS ? ` and ${chars.length - MAX_NAMED_GLYPHS} more` : ''
-  return named.join(', ') + more
+  const rest = chars.length - named.length
+  if (more) return `${named.join(', ')} and at least ${rest} more`
+  return rest > 0 ? `${named.join(', ')} and ${rest} more` : named.join(', ')
 }

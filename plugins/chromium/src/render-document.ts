@@ -93,7 +93,7 @@ async function reportFonts(pooled: PooledPage, ctx: OutputContext, watch: AssetW
   if (report.missingGlyphs.length > 0)
     ctx.warn(
       'asset_failed',
-      `no font has a glyph for ${nameGlyphs(report.missingGlyphs)}: they show as empty boxes; load a web font that covers them with @font-face, or ask the operator to install one`,
+      `no font has a glyph for ${nameGlyphs(report.missingGlyphs, report.more)}: they show as empty boxes; load a web font that covers them with @font-face, or ask the operator to install one`,
     )
   return report.missingGlyphs
 }
