@@ -123,6 +123,15 @@ describe('wait on inline HTML', () => {
     )
   })
 
+  it('finds a selector in a document without scripts (rendered with scripts off)', async () => {
+    const doc: RenderDocument = {
+      kind: 'html',
+      html: '<h1 class="title">Static report</h1>',
+      wait: { selector: 'h1.title', timeout_ms: 5_000, until: 'networkidle' },
+    }
+    expect(await printed(doc)).toContain('Static report')
+  })
+
   it('runs the expression in the page, never in the service', async () => {
     const doc: RenderDocument = {
       kind: 'html',
