@@ -112,6 +112,16 @@ describe('wait on HTML and Markdown inputs', () => {
     expect(image.statusCode).toBe(422)
     expect(image.json().code).toBe('wait_timeout')
     expect(image.json().detail).toBe('no element matched "#drawn" within 1000 ms')
+    // a syntax error never heals: refused at once with the parser's words, not after the budget
+    const syntax = await post('/v1/pdf/from-html', {
+      html: '<p>x</p>',
+      wait: { expression: 'window.ready ===' },
+    })
+    expect(syntax.statusCode).toBe(422)
+    expect(syntax.json()).toMatchObject({
+      code: 'validation_error',
+      detail: 'wait.expression is not valid JavaScript: SyntaxError: Unexpected end of input',
+    })
   }, 60_000)
 
   it('refuses wait fields it does not know or values out of range, naming the field as sent', async () => {
