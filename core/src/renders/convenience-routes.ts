@@ -5,6 +5,7 @@ import { documentedBy } from '../http/plugin-schema-slots.ts'
 import type { ProblemShape } from '../http/problem-shaping.ts'
 import type { Cradle } from '../kernel/container.ts'
 import type { OutputFormat } from '../sdk/render-contracts.ts'
+import { WaitOptionsSchema } from '../sdk/wait-options-schema.ts'
 import { optionsSchemaOf, renderFieldTree } from './render-field-tree.ts'
 import { normaliseRender, type SharedBody } from './render-request.ts'
 import { respondToRender } from './render-responder.ts'
@@ -31,16 +32,20 @@ const ImageFormat = Type.Optional(
 )
 const Templating = (type: string) =>
   Type.Optional(inputField(type, 'templating', Type.Union([Type.Boolean(), Type.Null()])))
+// the same schema as input.wait of the general endpoint (url, html and markdown inputs alike)
+const WaitField = (type: string) =>
+  Type.Optional(inputField(type, 'wait', Type.Union([WaitOptionsSchema, Type.Null()])))
 const OpenObject = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])
 const Url = {
   url: inputField('url', 'url', Type.String()),
   http: Type.Optional(inputField('url', 'http', OpenObject)),
-  wait: Type.Optional(inputField('url', 'wait', OpenObject)),
+  wait: WaitField('url'),
 }
 const Html = {
   html: inputField('html', 'html', Type.String()),
   head: Type.Optional(inputField('html', 'head', Type.String())),
   templating: Templating('html'),
+  wait: WaitField('html'),
 }
 const TemplateRef = {
   template_id: TemplateInputSchema.properties.template_id,
@@ -79,7 +84,13 @@ const Markdown = {
     ),
   ),
   templating: Templating('markdown'),
+  wait: WaitField('markdown'),
 }
+
+const htmlInput = (b: Fields) => ({
+  type: 'html',
+  ...defined({ html: b.html, head: b.head, templating: b.templating, wait: b.wait }),
+})
 
 const markdownInput = (b: Fields) => ({
   type: 'markdown',
@@ -89,6 +100,7 @@ const markdownInput = (b: Fields) => ({
     allow_raw_html: b.allow_raw_html,
     theme: b.theme,
     templating: b.templating,
+    wait: b.wait,
   }),
 })
 
@@ -103,7 +115,7 @@ const CONVENIENCE: Convenience[] = [
     path: '/pdf/from-html',
     summary: 'HTML to PDF',
     own: { ...Html, pdf: PdfOptions, einvoice: EinvoiceNotYet },
-    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    input: htmlInput,
     format: () => 'pdf',
   },
   {
@@ -131,7 +143,7 @@ const CONVENIENCE: Convenience[] = [
     path: '/images/from-html',
     summary: 'HTML to PNG, JPEG or WebP',
     own: { ...Html, format: ImageFormat, image: ImageOptions },
-    input: (b) => ({ type: 'html', ...defined({ html: b.html, head: b.head, templating: b.templating }) }),
+    input: htmlInput,
     format: (b) => (b.format as OutputFormat | undefined) ?? 'png',
   },
   {

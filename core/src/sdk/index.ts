@@ -157,3 +157,9 @@ export {
   type StoragePutOptions,
   type StoredObject,
 } from './storage-contracts.ts'
+export {
+  MAX_WAIT_DELAY_MS,
+  MAX_WAIT_EXPRESSION_LENGTH,
+  MAX_WAIT_TIMEOUT_MS,
+  WaitOptionsSchema,
+} from './wait-options-schema.ts'

@@ -40,6 +40,8 @@ export interface WaitOptions {
   until?: 'load' | 'domcontentloaded' | 'networkidle'
   /** CSS selector that must be present */
   selector?: string
+  /** JavaScript expression, evaluated in the page, that must become truthy */
+  expression?: string
   /** budget for the whole wait; over it the render fails with wait_timeout */
   timeout_ms?: number
   /** extra quiet time after the condition */
@@ -54,7 +56,7 @@ export interface HttpOptions {
 
 /** What an input resolves to. */
 export type RenderDocument =
-  | { kind: 'html'; html: string; baseUrl?: string }
+  | { kind: 'html'; html: string; baseUrl?: string; wait?: WaitOptions }
   | { kind: 'url'; url: string; wait?: WaitOptions; http?: HttpOptions }
 
 export interface RenderContextBase {
@@ -104,6 +106,12 @@ export interface RenderedFile {
    * as `about:blank` as the PDF's title, which the kernel replaces); absent when the output cannot tell.
    */
   title?: string | null
+  /**
+   * Characters of the document that no installed or loaded font has a glyph for: they came out as
+   * empty boxes (.notdef). Absent when the output did not look. The chromium outputs' glyph check
+   * sets it (one check: conformance steps such as PDF/A read this rather than look again).
+   */
+  missingGlyphs?: string[]
 }
 
 /**

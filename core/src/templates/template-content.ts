@@ -4,6 +4,7 @@ import { documentedBy } from '../http/plugin-schema-slots.ts'
 import { issuesToProblems } from '../http/validation-errors.ts'
 import type { FieldProblem } from '../kernel/problem-error.ts'
 import { PdfOptionsSlot } from '../renders/render-schemas.ts'
+import { WaitOptionsSchema } from '../sdk/wait-options-schema.ts'
 import type { TemplateContent, TemplateType } from './template.ts'
 
 // The content fields of each template type (DESIGN.md §10). Options objects (`pdf`) are checked
@@ -28,6 +29,8 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       footer_html: Type.Optional(FooterHtml),
       partials: Type.Optional(Partials),
       pdf: Type.Optional(PdfOptionsSlot),
+      // when the printed page is ready: the same option as an inline document's input.wait
+      wait: Type.Optional(WaitOptionsSchema),
     },
     { additionalProperties: false },
   ),
@@ -47,6 +50,8 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
       footer_html: Type.Optional(FooterHtml),
       partials: Type.Optional(Partials),
       pdf: Type.Optional(PdfOptionsSlot),
+      // when the printed page is ready: the same option as an inline document's input.wait
+      wait: Type.Optional(WaitOptionsSchema),
     },
     { additionalProperties: false },
   ),

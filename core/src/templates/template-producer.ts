@@ -3,7 +3,7 @@ import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
 import type { ProducerContext, ProducerWork, Production } from '../sdk/producer-contracts.ts'
-import type { RenderedFile, RenderWarningCode } from '../sdk/render-contracts.ts'
+import type { RenderedFile, RenderWarningCode, WaitOptions } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
 import type { TemplateContent } from './template.ts'
@@ -105,7 +105,8 @@ export class TemplateProducer implements ProducerWork {
         ...(page.footer_html ? { footer_html: page.footer_html } : {}),
       }
     }
-    return ctx.print({ kind: 'html', html: page.html })
+    const wait = content.wait as WaitOptions | undefined
+    return ctx.print({ kind: 'html', html: page.html, ...(wait ? { wait } : {}) })
   }
 
   async #canvas(ctx: ProducerContext, scene: TemplateContent): Promise<RenderedFile> {

@@ -54,6 +54,15 @@ export class AssetWatch {
     this.#started.clear()
   }
 
+  /**
+   * An asset the page could not use although it may have arrived (a web font the browser
+   * rejected): asset_failed, once per URL, so a font already reported by its request is not
+   * named twice.
+   */
+  assetFailed(url: string, what: string): void {
+    this.#report('asset_failed', url, what)
+  }
+
   /** The proxy's own answer: the guard refused the request, or the upstream failed. */
   proxyVerdict(response: Response): { refused: boolean; reason: string } | undefined {
     const headers = response.headers()
@@ -102,10 +111,10 @@ export class AssetWatch {
     }
     // the page itself gave up on it (a replaced src, a stopped load): nothing is missing
     if (errorText === 'net::ERR_ABORTED') return
-    this.#report('asset_failed', request.url(), this.#why(request.url(), errorText))
+    this.#report('asset_failed', request.url(), this.#why(request.url(), errorText, request.resourceType()))
   }
 
-  #why(url: string, errorText: string): string {
+  #why(url: string, errorText: string, type: string): string {
     if (url.startsWith('file:')) return 'was not loaded: file: URLs are not allowed'
     if (!url.startsWith('http:') && !url.startsWith('https:') && !url.startsWith('data:'))
       return `was not loaded: ${url.split(':')[0]}: URLs are not allowed`
@@ -114,6 +123,9 @@ export class AssetWatch {
       if (problem?.refused) return `was refused: ${problem.reason}`
       if (problem) return `could not be loaded: ${problem.reason}`
     }
+    // Chromium names a CORS refusal only in its console; for a font it is by far the likeliest cause
+    if (type === 'font' && errorText === 'net::ERR_FAILED')
+      return 'could not be loaded (net::ERR_FAILED): a web font from another origin needs an Access-Control-Allow-Origin header, and the server sent none or an error; text that uses it fell back to another font'
     return `could not be loaded (${errorText})`
   }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { OutputContext, PluginLogger, RenderWarning } from '@docsvc/core/sdk'
 import { testOutboundGuard } from '@docsvc/core/testing'
+import { afterAll, beforeAll } from 'vitest'
 import { BrowserPool } from './browser-pool.ts'
 import { type ChromiumConfig, DEFAULT_CHROMIUM_CONFIG } from './chromium-config.ts'
 
@@ -112,4 +113,23 @@ export function pdfInfo(bytes: Buffer): { pages: number; width: number; height: 
     height: Number(size?.[2]),
     tagged: /Tagged:\s+yes/.test(out),
   }
+}
+
+/** A started pool that may reach a local test server, for one test file (vitest hooks). */
+export function poolWithServer(routes: Record<string, Handler>): {
+  pool(): BrowserPool
+  server(): TestServer
+} {
+  let pool: BrowserPool | undefined
+  let server: TestServer | undefined
+  beforeAll(async () => {
+    server = await startTestServer(routes)
+    pool = testPool(['127.0.0.1/32'])
+    await pool.start()
+  })
+  afterAll(async () => {
+    await pool?.stop()
+    await server?.close()
+  })
+  return { pool: () => pool!, server: () => server! }
 }

@@ -46,10 +46,14 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
     const viewport = { width: o.width ?? DEFAULT_VIEWPORT.width, height: o.height ?? DEFAULT_VIEWPORT.height }
     const scale = o.device_scale_factor ?? 1
     const transparent = Boolean(o.transparent) && format !== 'jpeg'
+    let missingGlyphs: string[] = []
     const bytes = await renderDocument(this.pool, doc, ctx, {
       viewport: { ...viewport, deviceScaleFactor: scale },
       transparent,
       locale: o.locale,
+      onMissingGlyphs: (chars) => {
+        missingGlyphs = chars
+      },
       produce: async ({ page, cdp }) => {
         const area = fitArea(await captureArea(page, target, viewport), scale, warn)
         // this page is in the workspace's context for transparent captures (see RenderSteps)
@@ -70,10 +74,17 @@ export class ImageOutput implements RenderOutput<ImageOptions> {
     })
     if (format === 'png') {
       const { data, info } = await compactPng(bytes)
-      return { format, contentType: 'image/png', bytes: data, width: info.width, height: info.height }
+      return {
+        format,
+        contentType: 'image/png',
+        bytes: data,
+        width: info.width,
+        height: info.height,
+        missingGlyphs,
+      }
     }
     const { width, height } = await sharp(bytes).metadata()
-    return { format, contentType: `image/${format}`, bytes, width, height }
+    return { format, contentType: `image/${format}`, bytes, width, height, missingGlyphs }
   }
 }
 

@@ -5,8 +5,9 @@ import { type AssetWatch, hostOf, shortUrl } from './asset-watch.ts'
 import { firstLine } from './browser-pool.ts'
 import type { GuardProxy } from './guard-proxy.ts'
 import { type PooledPage, withTimeout } from './pooled-page.ts'
+import { type WaitBudget, waitForConditions } from './wait-conditions.ts'
 
-const DEFAULT_WAIT_MS = 30_000
+const DEFAULT_URL_WAIT_MS = 30_000
 // the render's own deadline fires a moment later; the loader's error says more
 const MARGIN_MS = 50
 
@@ -24,34 +25,53 @@ export interface LoadTools {
 
 /** Puts the document into the page and waits until it is ready to print or capture. */
 export async function loadDocument(
-  { page, cdp }: PooledPage,
+  pooled: PooledPage,
   doc: RenderDocument,
   ctx: OutputContext,
   tools: LoadTools,
 ): Promise<void> {
-  if (doc.kind === 'html') await loadHtml(page, doc.html, doc.baseUrl, ctx, tools)
-  else await loadUrl(page, new URL(doc.url), doc.wait ?? {}, doc.http, ctx, tools)
+  const wait = doc.wait ?? {}
+  const budget = waitBudget(doc, ctx)
+  if (doc.kind === 'html') await loadHtml(pooled.page, doc.html, doc.baseUrl, wait, budget, ctx, tools)
+  else await loadUrl(pooled.page, new URL(doc.url), wait, budget, doc.http, tools)
+  await waitForConditions(pooled, wait, budget)
   // text laid out before its web font arrives would print in the fallback font; the wait is
   // bounded here, not in the page, whose timers do not run when its scripts are off
-  const fonts = cdp.send('Runtime.evaluate', {
+  const fonts = pooled.cdp.send('Runtime.evaluate', {
     expression: 'document.fonts.ready.then(() => 0)',
     awaitPromise: true,
   })
   await withTimeout(fonts, remaining(ctx.deadline)).catch(() => {})
 }
 
+/**
+ * One budget for loading and every wait condition: `wait.timeout_ms`, capped by the render's own
+ * deadline. Without it a URL gets 30 s (a remote site may hang); inline HTML, whose only remote
+ * parts are its assets, has the render's whole time as before `wait` existed for it.
+ */
+function waitBudget(doc: RenderDocument, ctx: OutputContext): WaitBudget {
+  const left = remaining(ctx.deadline)
+  const asked = doc.wait?.timeout_ms ?? (doc.kind === 'url' ? DEFAULT_URL_WAIT_MS : left)
+  const budgetMs = Math.max(1, Math.min(asked, left))
+  return { deadline: Date.now() + budgetMs, budgetMs, renderDeadline: ctx.deadline - MARGIN_MS }
+}
+
 async function loadHtml(
   page: Page,
   html: string,
   baseUrl: string | undefined,
+  wait: WaitOptions,
+  budget: WaitBudget,
   ctx: OutputContext,
   { watch }: LoadTools,
 ): Promise<void> {
-  const timeout = remaining(ctx.deadline)
   try {
-    await page.setContent(withBase(html, baseUrl, ctx), { waitUntil: 'load', timeout })
+    await page.setContent(withBase(html, baseUrl, ctx), {
+      waitUntil: wait.until ?? 'load',
+      timeout: budget.budgetMs,
+    })
   } catch (err) {
-    if (isTimeout(err)) throw stillLoading(timeout, watch)
+    if (isTimeout(err)) throw stillLoading(budget.budgetMs, watch)
     throw err
   }
 }
@@ -85,57 +105,30 @@ async function loadUrl(
   page: Page,
   url: URL,
   wait: WaitOptions,
+  budget: WaitBudget,
   http: HttpOptions | undefined,
-  ctx: OutputContext,
   tools: LoadTools,
 ): Promise<void> {
-  const budget = Math.min(wait.timeout_ms ?? DEFAULT_WAIT_MS, remaining(ctx.deadline))
-  const waitDeadline = Date.now() + budget
   await applyHttpOptions(page, url, http)
   let response: Response | null
   try {
-    response = await page.goto(url.href, {
-      waitUntil: wait.until ?? 'load',
-      timeout: Math.max(1, budget),
-    })
+    response = await page.goto(url.href, { waitUntil: wait.until ?? 'load', timeout: budget.budgetMs })
   } catch (err) {
-    if (isTimeout(err)) throw stillLoading(budget, tools.watch)
+    if (isTimeout(err)) throw stillLoading(budget.budgetMs, tools.watch)
     throw navigationError(url, err, tools)
   }
-  if (response) {
-    const verdict = tools.watch.proxyVerdict(response)
-    if (verdict)
-      throw new ProblemError(
-        verdict.refused ? 'url_not_allowed' : 'navigation_failed',
-        `${shortUrl(response.url())}: ${verdict.reason}`,
-      )
-    if (response.status() >= 400)
-      throw new ProblemError(
-        'navigation_failed',
-        `${shortUrl(response.url())} answered ${response.status()} ${response.statusText()}`.trim(),
-      )
-  }
-  if (wait.selector) {
-    const timeout = Math.max(1, waitDeadline - Date.now())
-    try {
-      await page.waitForSelector(wait.selector, { state: 'attached', timeout })
-    } catch (err) {
-      if (isTimeout(err))
-        throw new ProblemError(
-          'wait_timeout',
-          `no element matched ${JSON.stringify(wait.selector)} within ${budget} ms`,
-        )
-      throw problemFromCause(
-        'validation_error',
-        `wait.selector ${JSON.stringify(wait.selector)} is not a selector the page can look up.`,
-        err,
-        {
-          errors: [{ path: '/input/wait/selector', code: 'invalid', message: 'is not a valid CSS selector' }],
-        },
-      )
-    }
-  }
-  if (wait.delay_ms) await page.waitForTimeout(Math.max(0, Math.min(wait.delay_ms, remaining(ctx.deadline))))
+  if (!response) return
+  const verdict = tools.watch.proxyVerdict(response)
+  if (verdict)
+    throw new ProblemError(
+      verdict.refused ? 'url_not_allowed' : 'navigation_failed',
+      `${shortUrl(response.url())}: ${verdict.reason}`,
+    )
+  if (response.status() >= 400)
+    throw new ProblemError(
+      'navigation_failed',
+      `${shortUrl(response.url())} answered ${response.status()} ${response.statusText()}`.trim(),
+    )
 }
 
 /** Headers go to the page's own origin only, never to third-party assets; cookies as given. */

@@ -21,8 +21,12 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
   async render(doc: RenderDocument, options: PdfOptions, ctx: OutputContext): Promise<RenderedFile> {
     const plan = pdfPlan(options ?? {}, (code, message) => ctx.warn(code, message))
     let title: string | null = null
+    let missingGlyphs: string[] = []
     const bytes = await renderDocument(this.pool, doc, ctx, {
       locale: options?.locale,
+      onMissingGlyphs: (chars) => {
+        missingGlyphs = chars
+      },
       produce: async ({ page }) => {
         await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
         // Chromium titles an untitled document with its URL (about:blank): the kernel replaces that
@@ -48,7 +52,7 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
         `the PDF has ${pages} pages; the plan allows ${ctx.maxPages}`,
         { pages, max_pages: ctx.maxPages },
       )
-    return { format: 'pdf', contentType: 'application/pdf', bytes, pages, title }
+    return { format: 'pdf', contentType: 'application/pdf', bytes, pages, title, missingGlyphs }
   }
 }
 

@@ -161,6 +161,13 @@ describe('url input through the guard proxy', () => {
     expect(idle).toContain('figures loaded')
     const delayed = await render({ kind: 'url', url: server.url('/late-selector'), wait: { delay_ms: 600 } })
     expect(delayed).toContain('chart drawn')
+    // the expression is the inline documents' one implementation (wait-conditions.ts)
+    const expression = await render({
+      kind: 'url',
+      url: server.url('/late-selector'),
+      wait: { expression: "document.getElementById('ready') !== null" },
+    })
+    expect(expression).toContain('chart drawn')
   })
 
   it('sends basic auth, headers and cookies to the page, and headers to no other origin', async () => {

@@ -1,3 +1,4 @@
+import { WaitOptionsSchema } from '@docsvc/core/sdk'
 import { type Static, type TSchema, Type } from 'typebox'
 
 // null is accepted wherever a field is optional and means "absent" (the convenience endpoints
@@ -27,6 +28,7 @@ export const HtmlInputSchema = Type.Object(
         examples: ['https://example.com/assets/'],
       }),
     ),
+    wait: nullable(WaitOptionsSchema),
   },
   { additionalProperties: false },
 )

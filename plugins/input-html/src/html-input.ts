@@ -3,7 +3,7 @@ import { type HtmlInputFields, HtmlInputSchema } from './html-input-schema.ts'
 import { injectHead } from './inject-head.ts'
 import { renderLiquidForRender } from './templating/index.ts'
 
-/** `{ type: 'html', html, head?, templating?, base_url? }` -> an HTML document. */
+/** `{ type: 'html', html, head?, templating?, base_url?, wait? }` -> an HTML document. */
 export function createHtmlInput(): RenderInput<HtmlInputFields> {
   return {
     type: 'html',
@@ -19,7 +19,12 @@ export function createHtmlInput(): RenderInput<HtmlInputFields> {
         ctx.warn('feature_unavailable', '`data` was ignored: set `templating: true` to use it in the HTML')
       }
       if (head) html = injectHead(html, head)
-      return input.base_url ? { kind: 'html', html, baseUrl: input.base_url } : { kind: 'html', html }
+      return {
+        kind: 'html',
+        html,
+        ...(input.base_url ? { baseUrl: input.base_url } : {}),
+        ...(input.wait ? { wait: input.wait } : {}),
+      }
     },
   }
 }

@@ -1,3 +1,4 @@
+import { WaitOptionsSchema } from '@docsvc/core/sdk'
 import { type Static, type TSchema, Type } from 'typebox'
 import { MARKDOWN_THEMES } from './themes/index.ts'
 
@@ -21,6 +22,7 @@ export const MarkdownInputSchema = Type.Object(
       Type.Boolean({ description: 'keep raw HTML in the Markdown (default false: it is dropped)' }),
     ),
     templating: nullable(Type.Boolean({ description: 'render the Markdown as Liquid with `data` first' })),
+    wait: nullable(WaitOptionsSchema),
   },
   { additionalProperties: false },
 )

@@ -10,7 +10,7 @@ import { markdownDocument } from './markdown-document.ts'
 import { type MarkdownInputFields, MarkdownInputSchema } from './markdown-input-schema.ts'
 
 /**
- * `{ type: 'markdown', markdown, css?, theme?, allow_raw_html?, templating? }` -> HTML. Templating
+ * `{ type: 'markdown', markdown, css?, theme?, allow_raw_html?, templating?, wait? }` -> HTML. Templating
  * uses the installation's `liquid` template engine, looked up when a render asks for it (any plugin
  * may register it; input-html does): without one, `templating: true` is refused with
  * service_unavailable and untemplated Markdown still renders (docs/decisions/0065).
@@ -39,7 +39,7 @@ export function createMarkdownInput(
         css: input.css ?? '',
         allowRawHtml: input.allow_raw_html === true,
       })
-      return { kind: 'html', html }
+      return input.wait ? { kind: 'html', html, wait: input.wait } : { kind: 'html', html }
     },
   }
 }

@@ -1,7 +1,7 @@
 import { definePlugin } from '@docsvc/core/sdk'
 import { createUrlInput } from './url-input.ts'
 
-export { HttpOptionsSchema, MAX_COOKIES, MAX_HEADERS, WaitOptionsSchema } from './http-options-schema.ts'
+export { HttpOptionsSchema, MAX_COOKIES, MAX_HEADERS } from './http-options-schema.ts'
 export { createUrlInput, type UrlInputDeps } from './url-input.ts'
 export { type UrlInputFields, UrlInputSchema } from './url-input-schema.ts'
 

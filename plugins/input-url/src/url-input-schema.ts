@@ -1,5 +1,6 @@
+import { WaitOptionsSchema } from '@docsvc/core/sdk'
 import { type Static, type TSchema, Type } from 'typebox'
-import { HttpOptionsSchema, WaitOptionsSchema } from './http-options-schema.ts'
+import { HttpOptionsSchema } from './http-options-schema.ts'
 
 const nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]))
 
