@@ -18,14 +18,18 @@ describe('plan commands', () => {
 
   it('lists the plans and edits one; the API serves the edited limits', async () => {
     const env = db.env
-    const [plans, listText, ws] = await Promise.all([
+    const [plans, listText, tables, ws] = await Promise.all([
       cliJson<PlanJson[]>(['plan', 'list'], env),
       runCli(['plan', 'list'], env),
+      runCli(['plan', 'list', '--markdown'], env),
       cliJson(['workspace', 'create', '--name', 'Planned', '--plan', 'starter'], env),
     ])
     expect(plans.map((p) => p.id)).toEqual(['free', 'starter', 'growth', 'pro', 'scale'])
     expect(plans[1]).toMatchObject({ name: 'Starter', features: { email: false } })
     expect(listText.stdout).toMatch(/^starter\s+Starter$/m)
+    // the tables of docs/plans.md, from this installation's plan data
+    expect(tables.stdout).toContain('| Email delivery (`email`) | no | no | yes | yes | yes |')
+    expect(tables.stdout).toContain('| `max_pages` | 50 | 200 | 500 | 2,000 | 5,000 |')
 
     const [edited, key, unknownFeature, badValues, unknownPlan, nothing, badShape] = await Promise.all([
       cliJson<PlanJson>(

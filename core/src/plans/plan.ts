@@ -41,7 +41,7 @@ export const PLAN_FEATURE_TITLES: Record<keyof PlanFeatures, string> = {
   batches: 'Batches',
   storage_destinations: 'Storage destinations',
   signed_links: 'Signed links',
-  overage: 'Overage (renders beyond the included ones)',
+  overage: 'Overage',
 }
 
 export const PLAN_FEATURE_KEYS = Object.keys(PLAN_FEATURE_TITLES) as (keyof PlanFeatures)[]

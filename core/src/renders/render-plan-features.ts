@@ -1,3 +1,4 @@
+import { PLAN_FEATURE_TITLES } from '../plans/plan.ts'
 import type { PlanFeature } from '../sdk/plan-feature-contracts.ts'
 import type { RenderRequest } from './render.ts'
 
@@ -12,14 +13,14 @@ const pdfOption = (request: RenderRequest, name: string): unknown =>
 
 export const RENDER_PLAN_FEATURES: Record<string, PlanFeature> = {
   pdfa: {
-    title: 'PDF/A',
+    title: PLAN_FEATURE_TITLES.pdfa,
     usedBy: (request) => (pdfOption(request, 'pdfa') ? 'output.pdf.pdfa' : undefined),
   },
   pdfua: {
-    title: 'PDF/UA',
+    title: PLAN_FEATURE_TITLES.pdfua,
     usedBy: (request) => (pdfOption(request, 'pdfua') === true ? 'output.pdf.pdfua' : undefined),
   },
   // no request field asks for it: the live renders of a plan without it stop at the included
   // renders (402 render_limit_reached, billing), so it is gated where renders are counted
-  overage: { title: 'Overage (renders beyond the included ones)' },
+  overage: { title: PLAN_FEATURE_TITLES.overage },
 }
