@@ -18,14 +18,18 @@ describe('plan commands', () => {
 
   it('lists the plans and edits one; the API serves the edited limits', async () => {
     const env = db.env
-    const [plans, listText, ws] = await Promise.all([
+    const [plans, listText, tables, ws] = await Promise.all([
       cliJson<PlanJson[]>(['plan', 'list'], env),
       runCli(['plan', 'list'], env),
+      runCli(['plan', 'list', '--markdown'], env),
       cliJson(['workspace', 'create', '--name', 'Planned', '--plan', 'starter'], env),
     ])
     expect(plans.map((p) => p.id)).toEqual(['free', 'starter', 'growth', 'pro', 'scale'])
     expect(plans[1]).toMatchObject({ name: 'Starter', features: { email: false } })
     expect(listText.stdout).toMatch(/^starter\s+Starter$/m)
+    // the tables of docs/plans.md, from this installation's plan data
+    expect(tables.stdout).toContain('| Email delivery (`email`) | no | no | yes | yes | yes |')
+    expect(tables.stdout).toContain('| `max_pages` | 50 | 200 | 500 | 2,000 | 5,000 |')
 
     const [edited, key, unknownFeature, badValues, unknownPlan, nothing, badShape] = await Promise.all([
       cliJson<PlanJson>(
@@ -39,6 +43,8 @@ describe('plan commands', () => {
           'email=true',
           '--feature',
           'einvoice=true',
+          '--feature',
+          'pdfa=true',
           '--limit',
           'requests_per_second=8',
           '--limit',
@@ -56,7 +62,7 @@ describe('plan commands', () => {
     expect(edited).toMatchObject({
       id: 'starter',
       name: 'Starter Plus',
-      features: { email: true, einvoice: true, pdfa: false },
+      features: { email: true, einvoice: true, pdfa: true, pdfua: false },
       limits: { requests_per_second: 8, max_pages: 250, retention_days: 7 },
     })
     expect(unknownFeature.code).toBe(1)
@@ -87,6 +93,18 @@ describe('plan commands', () => {
         plan: { id: 'starter', name: 'Starter Plus', features: { email: true } },
         limits: { requests_per_second: 8, max_pages: 250 },
       })
+      // the plan gate reads the edited plan: PDF/A is in now, PDF/UA still needs Growth
+      const pdf = (options: object) =>
+        kernel.app.inject({
+          method: 'POST',
+          url: '/v1/pdf/from-html',
+          headers: { authorization: `Bearer ${key.key}` },
+          payload: { html: 'x', mode: 'async', pdf: options },
+        })
+      const [pdfa, pdfua] = await Promise.all([pdf({ pdfa: '2b' }), pdf({ pdfua: true })])
+      expect(pdfa.statusCode).toBe(202)
+      expect(pdfua.statusCode).toBe(402)
+      expect(pdfua.json()).toMatchObject({ code: 'plan_feature_unavailable', required_plan: 'growth' })
     } finally {
       await kernel.close()
     }

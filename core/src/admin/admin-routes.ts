@@ -39,6 +39,17 @@ const CreateKey = Type.Object(
   },
   { additionalProperties: false },
 )
+const PlanId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+// values are checked by PlanService.change against the known features and limits, every bad
+// key reported at once, as `docsvc plan set` does
+const PatchPlan = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    features: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    limits: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+)
 const RollKey = Type.Object(
   { grace_hours: Type.Union(GRACE_HOURS.map((h) => Type.Literal(h))) },
   { additionalProperties: false },
@@ -138,4 +149,9 @@ export async function adminRoutes(
     },
   )
   app.get('/plans', { schema: { hide: true, tags } }, async () => ({ data: await planService.list() }))
+  app.patch<{ Params: Static<typeof PlanId>; Body: Static<typeof PatchPlan> }>(
+    '/plans/:id',
+    { schema: { hide: true, tags, params: PlanId, body: PatchPlan } },
+    (request) => planService.change(request.params.id, request.body),
+  )
 }

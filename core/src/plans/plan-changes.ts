@@ -21,7 +21,11 @@ const MAX_NAME_LENGTH = 100
  * Applies changes to a copy of the plan, or throws one validation_error naming every bad key
  * or value (JSON Pointer paths such as `/limits/max_pages`).
  */
-export function applyPlanChanges(plan: Plan, changes: PlanChanges): Plan {
+export function applyPlanChanges(
+  plan: Plan,
+  changes: PlanChanges,
+  featureKeys: readonly string[] = PLAN_FEATURE_KEYS,
+): Plan {
   const problems: FieldProblem[] = []
   const next: Plan = { ...plan, features: { ...plan.features }, limits: { ...plan.limits } }
 
@@ -38,11 +42,11 @@ export function applyPlanChanges(plan: Plan, changes: PlanChanges): Plan {
 
   for (const [key, value] of Object.entries(changes.features ?? {})) {
     const path = `/features/${key}`
-    if (!isKeyOf(PLAN_FEATURE_KEYS, key)) {
+    if (!featureKeys.includes(key)) {
       problems.push({
         path,
         code: 'unknown_key',
-        message: `unknown feature ${key}; features: ${PLAN_FEATURE_KEYS.join(', ')}`,
+        message: `unknown feature ${key}; features: ${featureKeys.join(', ')}`,
       })
     } else if (typeof value !== 'boolean') {
       problems.push({

@@ -31,19 +31,20 @@ export interface Plan {
 }
 
 // Run-time lists of the keys above, so operator edits can be checked against them; the
-// Record types make the compiler insist that every field is listed.
-const FEATURES: Record<keyof PlanFeatures, true> = {
-  pdfa: true,
-  pdfua: true,
-  einvoice: true,
-  email: true,
-  batches: true,
-  storage_destinations: true,
-  signed_links: true,
-  overage: true,
+// Record types make the compiler insist that every field is listed. The titles are what
+// people read in problems and in the plan tables (SPEC's names).
+export const PLAN_FEATURE_TITLES: Record<keyof PlanFeatures, string> = {
+  pdfa: 'PDF/A',
+  pdfua: 'PDF/UA',
+  einvoice: 'E-invoicing',
+  email: 'Email delivery',
+  batches: 'Batches',
+  storage_destinations: 'Storage destinations',
+  signed_links: 'Signed links',
+  overage: 'Overage',
 }
 
-export const PLAN_FEATURE_KEYS = Object.keys(FEATURES) as (keyof PlanFeatures)[]
+export const PLAN_FEATURE_KEYS = Object.keys(PLAN_FEATURE_TITLES) as (keyof PlanFeatures)[]
 
 /** The smallest whole number each limit accepts (0 where "none" makes sense). */
 export const PLAN_LIMIT_MINIMUMS: Record<keyof PlanLimits, number> = {

@@ -1,4 +1,5 @@
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
+import { PlanGate } from './plan-gate.ts'
 import { PlanRepository } from './plan-repository.ts'
 import { PlanService } from './plan-service.ts'
 import './plan-tables.ts'
@@ -8,6 +9,8 @@ declare module '../kernel/container.ts' {
     /** the plans table, for this folder and tests; other features use planService */
     planRepository: PlanRepository
     planService: PlanService
+    /** whether a workspace's plan has a feature: the one 402 plan_feature_unavailable */
+    planGate: PlanGate
   }
 }
 
@@ -15,8 +18,16 @@ declare module '../kernel/container.ts' {
 export const plansModule: FeatureModule = {
   id: 'plans',
   register({ container }) {
-    container.register(singletons({ planRepository: PlanRepository, planService: PlanService }))
+    container.register(
+      singletons({ planRepository: PlanRepository, planService: PlanService, planGate: PlanGate }),
+    )
   },
-  // every process, the admin CLI's too: a fresh database has the default plans before any use
-  start: ({ cradle }) => cradle.planService.seedDefaults(),
+  // every process, the admin CLI's too: a fresh database has the default plans, and a value for
+  // every feature a plugin declared, before any use (every register() ran before any start())
+  async start({ cradle }) {
+    await cradle.planService.seedDefaults()
+    await cradle.planService.seedFeatures(
+      cradle.planGate.declared().map(({ key, feature }) => ({ key, includedFrom: feature.includedFrom })),
+    )
+  },
 }

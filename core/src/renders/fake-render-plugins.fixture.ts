@@ -66,6 +66,13 @@ async function builtinPdfProtect(): Promise<TSchema> {
 
 const BUILTIN_PDF_PROTECT = await builtinPdfProtect()
 
+/** PDF options the plan gate looks at (PDF/A, PDF/UA; a PDF/UA preview is tagged), as Chromium's */
+const PLAN_GATED_PDF_OPTIONS = {
+  pdfa: Type.Optional(Type.Union([Type.Literal('2b'), Type.Literal('3b')])),
+  pdfua: Type.Optional(Type.Boolean()),
+  tagged: Type.Optional(Type.Boolean()),
+}
+
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {
   return {
     format,
@@ -75,7 +82,7 @@ function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>>
       {
         scale: Type.Optional(Type.Number({ minimum: 0.1, maximum: 2 })),
         // the PDF tools' protect route takes its fields from the PDF output, as from Chromium's
-        ...(format === 'pdf' ? { protect: BUILTIN_PDF_PROTECT } : {}),
+        ...(format === 'pdf' ? { protect: BUILTIN_PDF_PROTECT, ...PLAN_GATED_PDF_OPTIONS } : {}),
       },
       { additionalProperties: false },
     ),

@@ -7,6 +7,7 @@ import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Plan } from '../plans/plan.ts'
+import type { PlanGate } from '../plans/plan-gate.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
@@ -64,6 +65,7 @@ export class RenderService {
   readonly #fileStore: FileStore
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
+  readonly #planGate: PlanGate
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -74,7 +76,9 @@ export class RenderService {
     fileStore: FileStore
     renderSecretBox: RenderSecretBox
     inlineWebhookCheck: InlineWebhookCheck
+    planGate: PlanGate
   }) {
+    this.#planGate = deps.planGate
     this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
@@ -116,6 +120,8 @@ export class RenderService {
         'Live rendering needs a verified email address; test keys work meanwhile.',
       )
     }
+    // previews are free and watermarked, and SPEC 4.10 gives them no 402 (decision 0080)
+    if (input.kind !== 'preview') await this.#planGate.requireForRender(plan, request)
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()

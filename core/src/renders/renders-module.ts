@@ -4,6 +4,7 @@ import { type InlineWebhookCheck, noWebhookDelivery } from './inline-webhook-che
 import { RenderCompletion } from './render-completion.ts'
 import { type RenderFileLinks, SignedRenderFileLinks } from './render-file-links.ts'
 import { RenderFiles } from './render-files.ts'
+import { RENDER_PLAN_FEATURES } from './render-plan-features.ts'
 import { RenderReplays } from './render-replays.ts'
 import { RenderRepository } from './render-repository.ts'
 import { RenderRunner } from './render-runner.ts'
@@ -35,7 +36,10 @@ declare module '../kernel/container.ts' {
  */
 export const rendersModule: FeatureModule = {
   id: 'renders',
-  register({ container }) {
+  provides: { planFeatures: Object.keys(RENDER_PLAN_FEATURES) },
+  register({ container, registries }) {
+    for (const [key, feature] of Object.entries(RENDER_PLAN_FEATURES))
+      registries.planFeatures.add(key, feature)
     container.register({
       // the webhooks feature, loaded after the platform's, registers its own check over this one
       inlineWebhookCheck: asValue(noWebhookDelivery),

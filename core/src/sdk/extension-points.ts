@@ -3,6 +3,7 @@ import type { EinvoiceProfile } from './einvoice-contracts.ts'
 import type { EmailProviderFactory } from './email-contracts.ts'
 import type { FileStoreFactory } from './file-contracts.ts'
 import type { ConformanceValidator, PdfPostProcessor } from './pdf-pipeline-contracts.ts'
+import type { PlanFeature } from './plan-feature-contracts.ts'
 import type { RenderProducer } from './producer-contracts.ts'
 import type { QueueBackendFactory } from './queue-contracts.ts'
 import type { RenderInput, RenderOutput } from './render-contracts.ts'
@@ -93,6 +94,7 @@ export interface PdfTool {
 export type { EinvoiceProfile } from './einvoice-contracts.ts'
 export type { EmailProviderFactory } from './email-contracts.ts'
 export type { ConformanceValidator, PdfPostProcessor } from './pdf-pipeline-contracts.ts'
+export type { PlanFeature } from './plan-feature-contracts.ts'
 export type { StorageProviderFactory } from './storage-contracts.ts'
 
 /**
@@ -127,6 +129,8 @@ export interface Registries {
   sceneRenderers: Registry<SceneRenderer>
   /** makers of whole renders for an `input.type` (templates, PDF tools), keyed by that type */
   producers: Registry<RenderProducer>
+  /** features a plan may lack, keyed by their key in the plans' `features` (the plan gate asks them) */
+  planFeatures: Registry<PlanFeature>
 }
 
 export type ExtensionPoint = keyof Registries
@@ -146,4 +150,5 @@ export const EXTENSION_POINTS: ExtensionPoint[] = [
   'documentBuilders',
   'sceneRenderers',
   'producers',
+  'planFeatures',
 ]

@@ -101,6 +101,7 @@ export {
   type PdfPostProcessPhase,
   type PdfPostProcessResult,
 } from './pdf-pipeline-contracts.ts'
+export type { PlanFeature, PlanSkipWarningCode } from './plan-feature-contracts.ts'
 export type { ProducerContext, ProducerWork, Production, RenderProducer } from './producer-contracts.ts'
 export {
   type ByteSource,

@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import type { PlanSkipWarningCode } from './plan-feature-contracts.ts'
 
 // Contracts of the render pipeline (DESIGN.md §6): an input plugin turns a request's `input`
 // into a document the browser can load; an output plugin turns that document into bytes.
@@ -18,6 +19,7 @@ export type RenderWarningCode =
   | 'font_fallback_used'
   | 'data_coerced'
   | 'text_overflow'
+  | PlanSkipWarningCode
 
 export interface RenderWarning {
   code: RenderWarningCode

@@ -36,6 +36,7 @@ const LABELS: Record<ExtensionPoint, string> = {
   documentBuilders: 'document builder',
   sceneRenderers: 'scene renderer',
   producers: 'render producer',
+  planFeatures: 'plan feature',
 }
 
 export function createRegistries(): Registries {
