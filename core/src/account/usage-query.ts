@@ -1,5 +1,5 @@
+import type { CycleWindow } from '../billing/billing-cycle.ts'
 import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
-import { currentCycle } from './account-view.ts'
 
 // SPEC 4.10 `GET /v1/usage` query: the window, its buckets and the grouping. The range limits and
 // the defaults are decided in docs/decisions/0017-usage-series.md.
@@ -90,7 +90,7 @@ const TIME_MESSAGE = 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time (e.g.
  * `from` defaults to the start of the current cycle, `to` to its end; a `to` date counts its whole
  * day, a `to` date-time is exclusive.
  */
-export function parseUsageQuery(query: RawUsageQuery, now = new Date()): UsageWindow {
+export function parseUsageQuery(query: RawUsageQuery, cycle: CycleWindow): UsageWindow {
   const granularity = (query.granularity ?? 'day') as Granularity
   const groupBy = (query.group_by ?? null) as GroupBy | null
   const problems: FieldProblem[] = []
@@ -102,7 +102,6 @@ export function parseUsageQuery(query: RawUsageQuery, now = new Date()): UsageWi
   if (groupBy !== null && !GROUP_BYS.includes(groupBy))
     problem('group_by', 'enum', `must be one of ${GROUP_BYS.join(', ')}`)
 
-  const cycle = currentCycle(now)
   const from =
     query.from === undefined ? { kind: 'instant', ms: Date.parse(cycle.start) } : parseUsageTime(query.from)
   const toParsed = query.to === undefined ? undefined : parseUsageTime(query.to, true)

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { currentCycle } from '../account/account-view.ts'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { BillingService } from '../billing/billing-service.ts'
 import type { Database } from '../db/schema.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
@@ -62,6 +62,7 @@ export class RenderService {
   readonly #fileStore: FileStore
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
+  readonly #billing: Pick<BillingService, 'requireRendersLeft'>
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -72,7 +73,9 @@ export class RenderService {
     fileStore: FileStore
     renderSecretBox: RenderSecretBox
     inlineWebhookCheck: InlineWebhookCheck
+    billingService: Pick<BillingService, 'requireRendersLeft'>
   }) {
+    this.#billing = deps.billingService
     this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
@@ -113,7 +116,7 @@ export class RenderService {
       )
     }
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
-    else await this.#requireRendersLeft(auth.workspace.id, plan, now)
+    else await this.#billing.requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
     // credentials never sit in the stored request: sealed apart, cleared when the render ends
@@ -200,18 +203,6 @@ export class RenderService {
     return auth.test ? Math.min(days, 1) : days
   }
 
-  /** A plan without overage stops live renders at its included renders (SPEC 7.3 402); test keys keep working. */
-  async #requireRendersLeft(workspaceId: string, plan: Plan, now: Date): Promise<void> {
-    if (plan.features.overage !== false) return
-    const used = await this.#renders.billedSince(workspaceId, currentCycle(now).start)
-    if (used >= plan.limits.included_renders) {
-      throw new ProblemError(
-        'render_limit_reached',
-        `The ${plan.name} plan's ${plan.limits.included_renders} renders of this month are used up; test keys keep working.`,
-      )
-    }
-  }
-
   /** SPEC 8: test keys render for free, within the plan's test renders per minute. */
   async #limitTestRenders(workspaceId: string, plan: Plan): Promise<void> {
     const policy = { name: 'test_renders', limit: plan.limits.test_renders_per_minute, windowSeconds: 60 }
@@ -245,11 +236,6 @@ export class RenderService {
   async withFiles(workspaceId: string, test: boolean, id: string): Promise<RenderWithFiles | null> {
     const render = await this.#renders.get(workspaceId, test, id)
     return render ? { render, files: await this.#renders.files(render.id) } : null
-  }
-
-  /** Live renders a workspace was billed for since `since` (ISO 8601): the account's cycle count. */
-  billedSince(workspaceId: string, since: string): Promise<number> {
-    return this.#renders.billedSince(workspaceId, since)
   }
 
   async get(auth: AuthContext, id: string): Promise<Render> {
