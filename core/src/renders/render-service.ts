@@ -43,6 +43,8 @@ export interface CreateRenderInput {
   templateId?: string
   /** the render's kind when not a plain render (e.g. einvoice_xml) */
   kind?: string
+  /** a live render that is never billed (a PDF metadata read): not stopped by render_limit_reached */
+  unbilled?: boolean
   /** the engine the request names (`engine`); null: the one that draws the format */
   engine?: string | null
 }
@@ -116,7 +118,7 @@ export class RenderService {
       )
     }
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
-    else await this.#billing.requireRendersLeft(auth.workspace.id, plan, now)
+    else if (!input.unbilled) await this.#billing.requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
     // credentials never sit in the stored request: sealed apart, cleared when the render ends
