@@ -1,7 +1,10 @@
+import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PlanLimits } from '../plans/plan.ts'
 import { FAKE_RENDER_BUILTINS } from '../renders/fake-render-plugins.fixture.ts'
 import { startTestKernel, TEST_DIALECTS, type TestKernel, type TestWorkspace } from '../testing/index.ts'
+import { sampleEventData } from '../webhooks/webhook-sample-events.ts'
+import { UsageThresholdEventData } from './usage-thresholds.ts'
 
 // SPEC 1.13 billing, 7.3 402 render_limit_reached and 6.1 usage.threshold_reached, through the
 // API: live renders of the fake outputs, counted by the billing feature when they finish.
@@ -128,6 +131,17 @@ describe.each(TEST_DIALECTS)('billing counters, top-ups and thresholds on %s', (
       renders_until_limit: 0,
     })
     expect(events[0]).toMatchObject({ threshold: 'included_renders_50', renders: 1, remaining_renders: 1 })
+    // what is sent, and the sample of POST /v1/webhook-endpoints/{id}/test, match the documented schema
+    for (const { test: _test, ...object } of events)
+      expect(Value.Check(UsageThresholdEventData, { object })).toBe(true)
+    expect(Value.Check(UsageThresholdEventData, sampleEventData('usage.threshold_reached', new Date()))).toBe(
+      true,
+    )
+    const { test: _test, ...first } = events[0]
+    expect(Value.Check(UsageThresholdEventData, { object: first })).toBe(true)
+    expect(
+      Value.Check(UsageThresholdEventData, { object: { ...first, threshold: 'included_renders_90' } }),
+    ).toBe(false)
     const refused = await render(ws.liveKey)
     expect(refused.statusCode).toBe(402)
     expect(refused.json().detail).toMatch(/auto top-ups are off/)
