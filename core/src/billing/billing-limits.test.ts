@@ -19,7 +19,7 @@ describe.each(TEST_DIALECTS)('billing counters, top-ups and thresholds on %s', (
       dialect,
       builtins: FAKE_RENDER_BUILTINS,
       roles: ['api', 'worker'],
-      env: { DOCSVC_OPERATOR_TOKEN: TOKEN },
+      env: { DOCSVC_OPERATOR_TOKEN: TOKEN, DOCSVC_NETWORK_ALLOW: '127.0.0.1/32' },
     })
   })
   afterAll(() => t?.close())
@@ -104,6 +104,15 @@ describe.each(TEST_DIALECTS)('billing counters, top-ups and thresholds on %s', (
   it('sends each threshold once with the documented payload', async () => {
     const ws = await onPlan('starter', { included_renders: 2, top_up_renders: 5 })
     expect((await admin('PATCH', ws, { top_up_limit: 0 })).statusCode).toBe(200)
+    // a live endpoint subscribed to the event gets one delivery of each threshold (nothing
+    // listens there: the deliveries are what the dispatcher made of the outbox)
+    const endpoint = await t.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      key: ws.liveKey,
+      payload: { url: 'https://127.0.0.1:9/usage', events: ['usage.threshold_reached'] },
+    })
+    expect(endpoint.statusCode, endpoint.body).toBe(201)
     expect((await render(ws.liveKey)).statusCode).toBe(200)
     expect((await render(ws.liveKey)).statusCode).toBe(200)
     const events = await thresholdEvents(ws)
@@ -146,6 +155,20 @@ describe.each(TEST_DIALECTS)('billing counters, top-ups and thresholds on %s', (
     expect(refused.statusCode).toBe(402)
     expect(refused.json().detail).toMatch(/auto top-ups are off/)
     expect(await thresholdEvents(ws)).toHaveLength(4)
+    const deliveries = async () =>
+      (
+        await t.inject({
+          method: 'GET',
+          url: `/v1/webhook-deliveries?endpoint_id=${endpoint.json().id}`,
+          key: ws.liveKey,
+        })
+      ).json().data as { event_id: string; event_type: string }[]
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // no deadline of its own: vitest's timeout ends a stuck wait
+    while ((await deliveries()).length < 4) await sleep(50)
+    const delivered = await deliveries()
+    expect(delivered.map((d) => d.event_type)).toEqual(Array(4).fill('usage.threshold_reached'))
+    expect(new Set(delivered.map((d) => d.event_id)).size).toBe(4)
   })
 
   it('stops a plan without overage at its included renders, without top-ups', async () => {
