@@ -9,8 +9,10 @@ import PlanSet from './commands/plan-set.ts'
 import Serve from './commands/serve.ts'
 import WebhooksListen from './commands/webhooks-listen.ts'
 import Worker from './commands/worker.ts'
+import WorkspaceBillingShow from './commands/workspace-billing.ts'
 import WorkspaceCreate from './commands/workspace-create.ts'
 import WorkspaceList from './commands/workspace-list.ts'
+import WorkspaceSetBilling from './commands/workspace-set-billing.ts'
 import WorkspaceSetPlan from './commands/workspace-set-plan.ts'
 import { WorkspaceResume, WorkspaceScheduleDeletion, WorkspaceSuspend } from './commands/workspace-status.ts'
 
@@ -26,6 +28,8 @@ export const commands = {
   'workspace:resume': WorkspaceResume,
   'workspace:schedule-deletion': WorkspaceScheduleDeletion,
   'workspace:set-plan': WorkspaceSetPlan,
+  'workspace:billing': WorkspaceBillingShow,
+  'workspace:set-billing': WorkspaceSetBilling,
   'key:create': KeyCreate,
   'key:list': KeyList,
   'key:roll': KeyRoll,

@@ -2,6 +2,11 @@ export { accountView } from './account/account-view.ts'
 export type { ApiKeyView } from './api-keys/api-key.ts'
 export { ApiKeyService, GRACE_HOURS } from './api-keys/api-key-service.ts'
 export { SCOPES } from './api-keys/scopes.ts'
+export {
+  changeWorkspaceBilling,
+  showWorkspaceBilling,
+  type WorkspaceBilling,
+} from './billing/workspace-billing.ts'
 export { createKernel, type Kernel, type KernelOptions } from './composition/create-kernel.ts'
 export { type ConfigReport, configReport } from './config-report.ts'
 export { openDatabase } from './db/database.ts'

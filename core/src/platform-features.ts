@@ -1,4 +1,5 @@
 import { apiKeysModule } from './api-keys/api-keys-module.ts'
+import { billingModule } from './billing/billing-module.ts'
 import { idempotencyModule } from './idempotency/idempotency-module.ts'
 import type { FeatureModule } from './kernel/feature-module.ts'
 import { plansModule } from './plans/plans-module.ts'
@@ -17,5 +18,6 @@ export const PLATFORM_FEATURES: readonly FeatureModule[] = [
   apiKeysModule,
   rateLimitsModule,
   idempotencyModule,
+  billingModule,
   rendersModule,
 ]

@@ -674,5 +674,17 @@ describe.each(TEST_DIALECTS)('PDF tools over HTTP on %s', (dialect) => {
         'insufficient_scope',
       )
     })
+
+    it('once the renders are used up, refuses billed tools with 402 and still reads metadata', async () => {
+      await t.setPlanLimits('free', { requests_per_second: 10_000, included_renders: 1 })
+      const free = await t.createWorkspace({ plan: 'free' })
+      const rotate = () => tool('rotate', { source: source(ALPHA), degrees: 90 }, free.liveKey)
+      expect((await rotate()).statusCode).toBe(200)
+      expectProblem(await rotate(), 402, 'render_limit_reached')
+      // metadata is never billed (decision 0009), so the limit does not stop it
+      const read = await tool('metadata', { source: source(ALPHA) }, free.liveKey)
+      expect(read.statusCode, read.body).toBe(200)
+      expect(await billed(read.json().id)).toBe(false)
+    })
   })
 })

@@ -7,7 +7,7 @@ import { EXTENSION_POINTS } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { routedPdfTools } from '../pdf-tools/pdf-tool-schemas.ts'
 import { renderInputTypes } from '../renders/render-input-types.ts'
-import { accountView, currentCycle } from './account-view.ts'
+import { accountView } from './account-view.ts'
 import { usageRoutes } from './usage-routes.ts'
 
 const Account = Type.Object(
@@ -26,13 +26,28 @@ const Account = Type.Object(
       features: Type.Record(Type.String(), Type.Boolean()),
     }),
     limits: Type.Record(Type.String(), Type.Number()),
-    usage: Type.Object({
-      cycle_start: Type.String(),
-      cycle_end: Type.String(),
-      renders: Type.Integer(),
-      included_renders: Type.Integer(),
-      remaining_renders: Type.Integer(),
-    }),
+    usage: Type.Object(
+      {
+        cycle_start: Type.String({
+          format: 'date-time',
+          description: 'Start of the billing cycle (inclusive)',
+        }),
+        cycle_end: Type.String({ format: 'date-time', description: 'End of the billing cycle (exclusive)' }),
+        renders: Type.Integer({ description: 'Live renders billed this cycle; test renders are free' }),
+        included_renders: Type.Integer({ description: 'Renders the plan includes per cycle' }),
+        overage_renders: Type.Integer({ description: 'Renders beyond the included ones' }),
+        top_ups: Type.Integer({ description: 'Auto top-ups taken this cycle' }),
+        top_up_renders: Type.Integer({ description: 'Renders one top-up adds' }),
+        top_up_limit: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'Top-ups a cycle may take; 0: auto top-ups off; null: no limit',
+        }),
+        remaining_renders: Type.Integer({ description: 'Included renders not used yet' }),
+        renders_until_limit: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'Live renders still possible this cycle, top-ups included; null: no limit',
+        }),
+      },
+      { additionalProperties: false },
+    ),
     capabilities: Type.Record(Type.String(), Type.Array(Type.String())),
   },
   { additionalProperties: false },
@@ -74,10 +89,7 @@ export async function accountRoutes(
       return accountView({
         auth,
         plan,
-        rendersThisCycle: await container.cradle.renderService.billedSince(
-          auth.workspace.id,
-          currentCycle().start,
-        ),
+        usage: await container.cradle.billingService.usageOf(auth.workspace.id, plan),
         capabilities,
       })
     },

@@ -1,22 +1,15 @@
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { CycleUsage } from '../billing/billing-usage.ts'
 import type { Plan } from '../plans/plan.ts'
-
-/** The billing cycle is the calendar month in UTC. */
-export function currentCycle(now = new Date()): { start: string; end: string } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
-  return { start: start.toISOString(), end: end.toISOString() }
-}
 
 export function accountView(input: {
   auth: AuthContext
   plan: Plan
-  rendersThisCycle: number
+  /** the current cycle's usage (the billing feature's counters) */
+  usage: CycleUsage
   capabilities: Record<string, string[]>
 }) {
   const { auth, plan } = input
-  const cycle = currentCycle()
-  const included = plan.limits.included_renders
   return {
     object: 'account' as const,
     workspace: {
@@ -28,13 +21,7 @@ export function accountView(input: {
     key: { id: auth.key.id, mode: auth.key.mode, scopes: auth.key.scopes },
     plan: { id: plan.id, name: plan.name, features: { ...plan.features } },
     limits: { ...plan.limits },
-    usage: {
-      cycle_start: cycle.start,
-      cycle_end: cycle.end,
-      renders: input.rendersThisCycle,
-      included_renders: included,
-      remaining_renders: Math.max(0, included - input.rendersThisCycle),
-    },
+    usage: input.usage,
     capabilities: input.capabilities,
   }
 }

@@ -1,6 +1,6 @@
+import type { CycleWindow } from '../billing/billing-cycle.ts'
 import { oneOfMessage } from '../http/validation-errors.ts'
 import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
-import { currentCycle } from './account-view.ts'
 
 // SPEC 4.10 `GET /v1/usage` query: the window, its buckets and the grouping. The range limits and
 // the defaults are decided in docs/decisions/0017-usage-series.md.
@@ -91,7 +91,7 @@ const TIME_MESSAGE = 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time (e.g.
  * `from` defaults to the start of the current cycle, `to` to its end; a `to` date counts its whole
  * day, a `to` date-time is exclusive.
  */
-export function parseUsageQuery(query: RawUsageQuery, now = new Date()): UsageWindow {
+export function parseUsageQuery(query: RawUsageQuery, cycle: CycleWindow): UsageWindow {
   const granularity = (query.granularity ?? 'day') as Granularity
   const groupBy = (query.group_by ?? null) as GroupBy | null
   const problems: FieldProblem[] = []
@@ -101,7 +101,6 @@ export function parseUsageQuery(query: RawUsageQuery, now = new Date()): UsageWi
   if (!GRANULARITIES.includes(granularity)) problem('granularity', 'enum', oneOfMessage(GRANULARITIES))
   if (groupBy !== null && !GROUP_BYS.includes(groupBy)) problem('group_by', 'enum', oneOfMessage(GROUP_BYS))
 
-  const cycle = currentCycle(now)
   const from =
     query.from === undefined ? { kind: 'instant', ms: Date.parse(cycle.start) } : parseUsageTime(query.from)
   const toParsed = query.to === undefined ? undefined : parseUsageTime(query.to, true)

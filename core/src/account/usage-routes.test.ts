@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cycleByDay, DEFAULT_CYCLE_START_DAY } from '../billing/billing-cycle.ts'
 import { FAKE_RENDER_BUILTINS } from '../renders/fake-render-plugins.fixture.ts'
 import { startTestKernel, TEST_DIALECTS, type TestKernel, type TestWorkspace } from '../testing/index.ts'
-import { currentCycle } from './account-view.ts'
 
 const TIME_MESSAGE = 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time (e.g. 2026-11-01T00:00:00Z)'
 
@@ -126,7 +126,7 @@ describe.each(TEST_DIALECTS)('GET /v1/usage on %s', (dialect) => {
     expect((await render(fresh.liveKey)).json().status).toBe('succeeded')
     expect((await render(fresh.testKey)).json()).toMatchObject({ status: 'succeeded', test: true })
 
-    const cycle = currentCycle()
+    const cycle = cycleByDay(new Date(), DEFAULT_CYCLE_START_DAY)
     const res = await usage('', fresh.liveKey)
     expect(res.statusCode).toBe(200)
     const body = res.json()
@@ -318,7 +318,7 @@ describe.each(TEST_DIALECTS)('GET /v1/usage on %s', (dialect) => {
     const [late] = problems(await usage('from=2999-01-01'))
     expect(late).toMatchObject({ path: '/from', code: 'range', in: 'query' })
     expect(late.message).toBe(
-      `must be before the default to (${currentCycle().end}, the end of the current cycle)`,
+      `must be before the default to (${cycleByDay(new Date(), DEFAULT_CYCLE_START_DAY).end}, the end of the current cycle)`,
     )
   })
 

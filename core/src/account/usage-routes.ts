@@ -91,10 +91,14 @@ export async function usageRoutes(
       },
     },
     async (request) => {
-      const window = parseUsageQuery(request.query)
+      const workspaceId = request.auth!.workspace.id
+      const window = parseUsageQuery(
+        request.query,
+        await container.cradle.billingService.cycleOf(workspaceId),
+      )
       // region is the installation's own (config.region): the series adds it, the count needs no group
       const groupBy = window.groupBy === 'region' ? null : window.groupBy
-      const counts = await billed.count(request.auth!.workspace.id, { ...window, groupBy })
+      const counts = await billed.count(workspaceId, { ...window, groupBy })
       return usageSeries(window, counts, container.cradle.config.region)
     },
   )

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { GRACE_HOURS } from '../api-keys/api-key-service.ts'
 import { SCOPES } from '../api-keys/scopes.ts'
+import { changeWorkspaceBilling, showWorkspaceBilling } from '../billing/workspace-billing.ts'
 import type { Cradle } from '../kernel/container.ts'
 
 const WorkspaceId = Type.Object({ id: Type.String({ pattern: '^ws_[0-9a-z]{20,40}$' }) })
@@ -24,6 +25,15 @@ const PatchWorkspace = Type.Object(
     ),
     plan: Type.Optional(Type.String()),
     ip_allowlist: Type.Optional(Type.Union([Cidrs, Type.Null()])),
+  },
+  { additionalProperties: false },
+)
+// ranges are the billing service's to check, so the CLI and this API refuse alike
+const PatchBilling = Type.Object(
+  {
+    plan: Type.Optional(Type.String()),
+    cycle_start_day: Type.Optional(Type.Integer()),
+    top_up_limit: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   },
   { additionalProperties: false },
 )
@@ -104,6 +114,16 @@ export async function adminRoutes(
       if (ip_allowlist !== undefined) await workspaceService.setIpAllowlist(id, ip_allowlist)
       return workspaceService.get(id)
     },
+  )
+  app.get<{ Params: Static<typeof WorkspaceId> }>(
+    '/workspaces/:id/billing',
+    { schema: { hide: true, tags, params: WorkspaceId } },
+    async (request) => showWorkspaceBilling(container.cradle, request.params.id),
+  )
+  app.patch<{ Params: Static<typeof WorkspaceId>; Body: Static<typeof PatchBilling> }>(
+    '/workspaces/:id/billing',
+    { schema: { hide: true, tags, params: WorkspaceId, body: PatchBilling } },
+    async (request) => changeWorkspaceBilling(container.cradle, request.params.id, request.body),
   )
   app.get<{ Params: Static<typeof WorkspaceId> }>(
     '/workspaces/:id/keys',

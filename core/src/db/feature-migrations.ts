@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely/migration'
+import * as m0009 from '../billing/migrations/0009-billing.ts'
 import * as m0003 from '../events/migrations/0003-events.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
 import * as m0007 from '../renders/migrations/0007-renders-at-rest.ts'
@@ -22,4 +23,5 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   templates: { '0004-templates': m0004 },
   uploads: { '0005-uploads': m0005 },
   webhooks: { '0006-webhooks': m0006 },
+  billing: { '0009-billing': m0009 },
 }

@@ -13,6 +13,7 @@ const RECORDED_NAMES = [
   '0006-webhooks',
   '0007-renders-at-rest',
   '0008-renders-in-flight',
+  '0009-billing',
 ]
 
 describe('migrations kept by their features', () => {

@@ -6,6 +6,7 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import { normaliseRender, type SharedBody } from '../renders/render-request.ts'
 import { respondToRender } from '../renders/render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from '../renders/render-responses.ts'
+import { isBilledTool } from './pdf-tool-billing.ts'
 import { pdfToolInput } from './pdf-tool-request.ts'
 import {
   protectSchemaOf,
@@ -58,7 +59,11 @@ export async function pdfToolRoutes(
         normalised.request.output = { format: formatOf(tool, body) }
         // a missing render or upload is a 404 now, before a render is made for it
         await deps.pdfSources.precheck({ workspaceId: auth.workspace.id, test: auth.test }, input.sources)
-        const render = await deps.renderService.create(auth, request.plan!, normalised)
+        // a tool that is never billed (decision 0009) is not stopped when the renders are used up
+        const render = await deps.renderService.create(auth, request.plan!, {
+          ...normalised,
+          unbilled: !isBilledTool(tool),
+        })
         return respondToRender(deps, request, reply, render, request.plan!.limits.sync_timeout_seconds)
       },
     )

@@ -1,16 +1,19 @@
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toJson } from '../db/json-columns.ts'
 import { DEFAULT_PLANS } from './default-plans.ts'
-import type { Plan, PlanFeatures, PlanLimits } from './plan.ts'
+import { PLAN_LIMIT_MINIMUMS, type Plan, type PlanFeatures, type PlanLimits } from './plan.ts'
 import type { PlanTable } from './plan-tables.ts'
 
 function toPlan(row: PlanTable): Plan {
+  // a limit a later release added is missing from rows stored before it: the default plan of
+  // the same id gives it, else the limit's minimum (seedDefaults never rewrites a stored row)
+  const fallback = DEFAULT_PLANS.find((p) => p.id === row.id)?.limits ?? PLAN_LIMIT_MINIMUMS
   return {
     id: row.id,
     name: row.name,
     position: row.position,
     features: fromJson<PlanFeatures>(row.features, {} as PlanFeatures),
-    limits: fromJson<PlanLimits>(row.limits, {} as PlanLimits),
+    limits: { ...fallback, ...fromJson<Partial<PlanLimits>>(row.limits, {}) },
   }
 }
 

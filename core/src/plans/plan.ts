@@ -18,6 +18,8 @@ export interface PlanLimits {
   max_pages: number
   retention_days: number
   included_renders: number
+  /** renders one auto top-up adds once the included ones are used (plans with overage) */
+  top_up_renders: number
   bulk_concurrency: number
   sync_concurrency: number
 }
@@ -55,6 +57,7 @@ export const PLAN_LIMIT_MINIMUMS: Record<keyof PlanLimits, number> = {
   max_pages: 1,
   retention_days: 1,
   included_renders: 0,
+  top_up_renders: 1,
   bulk_concurrency: 1,
   sync_concurrency: 1,
 }

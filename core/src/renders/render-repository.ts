@@ -206,7 +206,8 @@ export class RenderRepository {
     render: Render,
     patch: FinishPatch,
     files: RenderFile[],
-    bill: { kind: string } | undefined,
+    /** the billing row, and `count` (the billing feature's counters) run when it is new */
+    bill: { kind: string; count: (trx: Kysely<Database>) => Promise<void> } | undefined,
     now: string,
     /** writes the finish's events in the same transaction (the outbox) */
     emit: (trx: Kysely<Database>) => Promise<unknown> = async () => {},
@@ -238,7 +239,7 @@ export class RenderRepository {
           .execute()
       }
       if (bill) {
-        await trx
+        const billed = await trx
           .insertInto('billed_renders')
           .values({
             render_id: render.id,
@@ -247,7 +248,9 @@ export class RenderRepository {
             billed_at: now,
           })
           .onConflict((oc) => oc.column('render_id').doNothing())
-          .execute()
+          .executeTakeFirst()
+        // counted once: a row already there was counted when it was written
+        if (Number(billed.numInsertedOrUpdatedRows ?? 0) > 0) await bill.count(trx)
       }
       await emit(trx)
       return true
@@ -439,15 +442,5 @@ export class RenderRepository {
       if (webhook) found.set(row.id, webhook)
     }
     return found
-  }
-
-  async billedSince(workspaceId: string, since: string): Promise<number> {
-    const row = await this.#db.kysely
-      .selectFrom('billed_renders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('billed_at', '>=', since)
-      .executeTakeFirstOrThrow()
-    return Number(row.n)
   }
 }

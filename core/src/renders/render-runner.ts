@@ -1,5 +1,6 @@
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
+import type { BillingService } from '../billing/billing-service.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import { putLocalFiles } from '../files/put-local-files.ts'
 import type { ScratchDirs, ScratchLease } from '../files/scratch-dirs.ts'
@@ -42,6 +43,7 @@ import { templateRequestFields } from './request-templating.ts'
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
   workspaceService: Pick<WorkspaceService, 'planOf'>
+  billingService: Pick<BillingService, 'countBilled'>
   plugins: PluginSet
   outboundGuard: OutboundGuard
   fileStore: FileStore
@@ -147,7 +149,7 @@ export class RenderRunner {
         render,
         patch,
         stored,
-        render.test || billed === false ? undefined : { kind: render.kind },
+        render.test || billed === false ? undefined : await this.#bill(render, now),
         at,
         renderEventWriter(this.#d, 'render.succeeded', done, stored, record),
       )
@@ -185,6 +187,24 @@ export class RenderRunner {
       }
       // after the answer: by now the files it held are stored or not needed
       await scratch.dispose().catch(() => {})
+    }
+  }
+
+  /**
+   * The billing row of a finished live render and its count in the billing cycle (SPEC 1.13),
+   * both written in the transaction that finishes the render. The plan is read before it: the
+   * transaction must not wait on a second connection (SQLite has one).
+   */
+  async #bill(render: Render, at: Date) {
+    const plan = await this.#d.workspaceService.planOf(render.workspace_id)
+    const { billingService } = this.#d
+    return {
+      kind: render.kind,
+      // a workspace deleted meanwhile has no cycle left to count in
+      count: plan
+        ? (trx: Parameters<BillingService['countBilled']>[0]) =>
+            billingService.countBilled(trx, { workspaceId: render.workspace_id, plan, at })
+        : async () => {},
     }
   }
 

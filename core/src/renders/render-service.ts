@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { currentCycle } from '../account/account-view.ts'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
+import type { BillingService } from '../billing/billing-service.ts'
 import type { Database } from '../db/schema.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
@@ -46,6 +46,8 @@ export interface CreateRenderInput {
   templateId?: string
   /** the render's kind when not a plain render (e.g. einvoice_xml) */
   kind?: string
+  /** a live render that is never billed (a PDF metadata read): not stopped by render_limit_reached */
+  unbilled?: boolean
   /** the engine the request names (`engine`); null: the one that draws the format */
   engine?: string | null
 }
@@ -66,6 +68,7 @@ export class RenderService {
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
   readonly #planGate: PlanGate
+  readonly #billing: Pick<BillingService, 'requireRendersLeft'>
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -77,8 +80,10 @@ export class RenderService {
     renderSecretBox: RenderSecretBox
     inlineWebhookCheck: InlineWebhookCheck
     planGate: PlanGate
+    billingService: Pick<BillingService, 'requireRendersLeft'>
   }) {
     this.#planGate = deps.planGate
+    this.#billing = deps.billingService
     this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
@@ -123,7 +128,7 @@ export class RenderService {
     // previews are free and watermarked, and SPEC 4.10 gives them no 402 (decision 0080)
     if (input.kind !== 'preview') await this.#planGate.requireForRender(plan, request)
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
-    else await this.#requireRendersLeft(auth.workspace.id, plan, now)
+    else if (!input.unbilled) await this.#billing.requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
     // credentials never sit in the stored request: sealed apart, cleared when the render ends
@@ -210,18 +215,6 @@ export class RenderService {
     return auth.test ? Math.min(days, 1) : days
   }
 
-  /** A plan without overage stops live renders at its included renders (SPEC 7.3 402); test keys keep working. */
-  async #requireRendersLeft(workspaceId: string, plan: Plan, now: Date): Promise<void> {
-    if (plan.features.overage !== false) return
-    const used = await this.#renders.billedSince(workspaceId, currentCycle(now).start)
-    if (used >= plan.limits.included_renders) {
-      throw new ProblemError(
-        'render_limit_reached',
-        `The ${plan.name} plan's ${plan.limits.included_renders} renders of this month are used up; test keys keep working.`,
-      )
-    }
-  }
-
   /** SPEC 8: test keys render for free, within the plan's test renders per minute. */
   async #limitTestRenders(workspaceId: string, plan: Plan): Promise<void> {
     const policy = { name: 'test_renders', limit: plan.limits.test_renders_per_minute, windowSeconds: 60 }
@@ -255,11 +248,6 @@ export class RenderService {
   async withFiles(workspaceId: string, test: boolean, id: string): Promise<RenderWithFiles | null> {
     const render = await this.#renders.get(workspaceId, test, id)
     return render ? { render, files: await this.#renders.files(render.id) } : null
-  }
-
-  /** Live renders a workspace was billed for since `since` (ISO 8601): the account's cycle count. */
-  billedSince(workspaceId: string, since: string): Promise<number> {
-    return this.#renders.billedSince(workspaceId, since)
   }
 
   async get(auth: AuthContext, id: string): Promise<Render> {

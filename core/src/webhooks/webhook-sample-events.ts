@@ -1,3 +1,4 @@
+import { usageThresholdData } from '../billing/usage-thresholds.ts'
 import type { EventType } from '../events/event-types.ts'
 import { newId } from '../kernel/ids.ts'
 
@@ -27,16 +28,19 @@ export function sampleEventData(type: TestableEventType, at: Date): Record<strin
         version: { id: newId('templateVersion'), object: 'template_version', version: 2, published_at: now },
       }
     case 'usage.threshold_reached':
-      return {
-        object: {
-          object: 'usage',
-          threshold: 80,
-          renders: 800,
-          included_renders: 1000,
-          cycle_start: new Date(at.getTime() - 10 * 86_400_000).toISOString(),
-          cycle_end: new Date(at.getTime() + 20 * 86_400_000).toISOString(),
-        },
-      }
+      // the shape the billing feature sends (core/src/billing/usage-thresholds.ts)
+      return usageThresholdData('included_renders_80', {
+        cycle_start: new Date(at.getTime() - 10 * 86_400_000).toISOString(),
+        cycle_end: new Date(at.getTime() + 20 * 86_400_000).toISOString(),
+        renders: 800,
+        included_renders: 1000,
+        overage_renders: 0,
+        top_ups: 0,
+        top_up_renders: 500,
+        top_up_limit: 4,
+        remaining_renders: 200,
+        renders_until_limit: 2200,
+      })
     case 'batch.progress':
     case 'batch.completed':
       return { object: sampleBatch(type === 'batch.completed', now) }
