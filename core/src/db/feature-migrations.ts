@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely/migration'
 import * as m0003 from '../events/migrations/0003-events.ts'
+import * as m0009 from '../members/migrations/0009-members.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
 import * as m0007 from '../renders/migrations/0007-renders-at-rest.ts'
 import * as m0008 from '../renders/migrations/0008-renders-in-flight.ts'
 import * as m0004 from '../templates/migrations/0004-templates.ts'
 import * as m0005 from '../uploads/migrations/0005-uploads.ts'
 import * as m0006 from '../webhooks/migrations/0006-webhooks.ts'
+import * as m0010 from '../workspaces/migrations/0010-workspace-email-check.ts'
 
 /**
  * The migrations each feature keeps in its own folder (`core/src/<feature>/migrations/`), under
@@ -22,4 +24,6 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   templates: { '0004-templates': m0004 },
   uploads: { '0005-uploads': m0005 },
   webhooks: { '0006-webhooks': m0006 },
+  members: { '0009-members': m0009 },
+  workspaces: { '0010-workspace-email-check': m0010 },
 }

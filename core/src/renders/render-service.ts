@@ -6,6 +6,7 @@ import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { MemberService } from '../members/member-service.ts'
 import type { Plan } from '../plans/plan.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
@@ -62,6 +63,7 @@ export class RenderService {
   readonly #fileStore: FileStore
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
+  readonly #members: Pick<MemberService, 'requireVerifiedEmail'>
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -72,7 +74,9 @@ export class RenderService {
     fileStore: FileStore
     renderSecretBox: RenderSecretBox
     inlineWebhookCheck: InlineWebhookCheck
+    memberService: Pick<MemberService, 'requireVerifiedEmail'>
   }) {
+    this.#members = deps.memberService
     this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
@@ -106,12 +110,7 @@ export class RenderService {
         `This workspace is not enabled for region ${this.#config.region} (enabled: ${auth.workspace.regions.join(', ') || 'none'}).`,
       )
     }
-    if (!auth.test && !auth.workspace.email_verified) {
-      throw new ProblemError(
-        'email_not_verified',
-        'Live rendering needs a verified email address; test keys work meanwhile.',
-      )
-    }
+    if (!auth.test) await this.#members.requireVerifiedEmail(auth.workspace)
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
     else await this.#requireRendersLeft(auth.workspace.id, plan, now)
     const at = now.toISOString()
@@ -182,7 +181,8 @@ export class RenderService {
   }
 
   /**
-   * Files are kept the plan's retention, or less when the request says (0: zero retention); the
+   * Files are kept the plan's retention, or less when the request says (0: zero retention), or
+   * none when the request says nothing and the workspace's `zero_retention_default` is on; the
    * same request is valid with either key, and test files go after 24 hours at most (SPEC 8).
    */
   #retentionDays(auth: AuthContext, plan: Plan, requested: number | null): number {
@@ -196,7 +196,7 @@ export class RenderService {
         },
       ])
     }
-    const days = requested ?? most
+    const days = requested ?? (auth.workspace.settings.zero_retention_default ? 0 : most)
     return auth.test ? Math.min(days, 1) : days
   }
 
