@@ -28,7 +28,7 @@ import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
-import { eventFileViews, renderEventWriter } from './render-events.ts'
+import { eventFileViews, renderEventWriter, webhookRecord } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { extensionOf, renderFilename, renderFileStem } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
@@ -41,7 +41,7 @@ import { templateRequestFields } from './request-templating.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
-  workspaceService: Pick<WorkspaceService, 'planOf'>
+  workspaceService: Pick<WorkspaceService, 'planOf' | 'get'>
   plugins: PluginSet
   outboundGuard: OutboundGuard
   fileStore: FileStore
@@ -143,13 +143,20 @@ export class RenderRunner {
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       // the event's record, links signed once: a sync response in this process answers it too
       const record = renderView(done, fileViews)
+      const { settings } = await this.#d.workspaceService.get(render.workspace_id)
       const finished = await renders.finish(
         render,
         patch,
         stored,
         render.test || billed === false ? undefined : { kind: render.kind },
         at,
-        renderEventWriter(this.#d, 'render.succeeded', done, stored, record),
+        renderEventWriter(
+          this.#d,
+          'render.succeeded',
+          done,
+          stored,
+          webhookRecord(record, settings.file_urls_in_webhooks),
+        ),
       )
       if (finished) finish = { record }
       if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())

@@ -181,8 +181,7 @@ export class RenderService {
   }
 
   /**
-   * Files are kept the plan's retention, or less when the request says (0: zero retention), or
-   * none when the request says nothing and the workspace's `zero_retention_default` is on; the
+   * Files are kept the plan's retention, or less when the request says (0: zero retention); the
    * same request is valid with either key, and test files go after 24 hours at most (SPEC 8).
    */
   #retentionDays(auth: AuthContext, plan: Plan, requested: number | null): number {
@@ -196,7 +195,7 @@ export class RenderService {
         },
       ])
     }
-    const days = requested ?? (auth.workspace.settings.zero_retention_default ? 0 : most)
+    const days = requested ?? most
     return auth.test ? Math.min(days, 1) : days
   }
 
