@@ -128,6 +128,16 @@ export class MemberService {
   }
 
   /**
+   * Whether `email` is the verified address of a member of the workspace: what SPEC 2.9 and 4.8
+   * ask of `test_recipient`, a connection test's `send_to` and a rule test's `to` (the email
+   * issue calls it). Compared case-insensitively, as addresses are stored.
+   */
+  async isVerifiedAddress(workspaceId: string, email: string): Promise<boolean> {
+    const address = email.trim().toLowerCase()
+    return (await this.#members.list(workspaceId)).some((m) => m.verified && m.email === address)
+  }
+
+  /**
    * SPEC 5 (test mode table) and 7.3: live rendering needs a verified email address, the
    * workspace owner's. Test renders never ask. Workspaces made before members existed, and the
    * first-run workspace, are exempt (docs/decisions/0090).

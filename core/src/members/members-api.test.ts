@@ -79,6 +79,10 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     expect(againPage.statusCode).toBe(410)
     expect(againPage.body).toContain('used already')
 
+    // the email routes' check of test_recipient, send_to and to (SPEC 2.9, 4.8)
+    const { memberService } = t.kernel.container.cradle
+    expect(await memberService.isVerifiedAddress(ws.workspace.id, 'ADA@example.com')).toBe(true)
+    expect(await memberService.isVerifiedAddress(ws.workspace.id, 'eve@example.com')).toBe(false)
     const list = await admin('GET', `/admin/v1/workspaces/${ws.workspace.id}/members`)
     expect(list.json().data).toEqual([
       expect.objectContaining({ email: 'ada@example.com', verified: true, verified_at: expect.any(String) }),
@@ -102,6 +106,9 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     const base = `/admin/v1/workspaces/${ws.workspace.id}/members`
     const dev = (await admin('POST', base, { email: 'dev@example.com', role: 'developer' })).json()
     expect(dev.role).toBe('developer')
+    const { memberService } = t.kernel.container.cradle
+    // not verified yet: not an address the email routes accept
+    expect(await memberService.isVerifiedAddress(ws.workspace.id, 'dev@example.com')).toBe(false)
     const newer = await admin('POST', `${base}/${dev.id}/verification-link`)
     expect(newer.statusCode).toBe(200)
     const replaced = await open(dev.verification.url, 'POST')
