@@ -77,6 +77,17 @@ export class MemberRepository {
     return (await query.executeTakeFirst()) !== undefined
   }
 
+  /** whether `nonce` is the member's current link's (a peek: the link stays usable) */
+  async hasNonce(id: string, nonce: string): Promise<boolean> {
+    const row = await this.#db.kysely
+      .selectFrom('workspace_members')
+      .select('id')
+      .where('id', '=', id)
+      .where('verification_nonce', '=', nonce)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
   async setNonce(id: string, nonce: string, at: string): Promise<void> {
     await this.#db.kysely
       .updateTable('workspace_members')

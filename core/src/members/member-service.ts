@@ -113,10 +113,19 @@ export class MemberService {
    * 410 `link_expired` for an expired, used or replaced one, 404 when the member was removed.
    */
   async verify(token: string): Promise<Member> {
+    return this.#openLink(token, (member, nonce) => this.#members.verifyWithNonce(member.id, nonce, nowIso()))
+  }
+
+  /** The member a link would verify, with the same refusals as `verify`; the link stays usable. */
+  async checkLink(token: string): Promise<Member> {
+    return this.#openLink(token, (member, nonce) => this.#members.hasNonce(member.id, nonce))
+  }
+
+  async #openLink(token: string, use: (member: Member, nonce: string) => Promise<boolean>): Promise<Member> {
     const claims = this.#links.read(token)
     const member = await this.#members.get(claims.memberId)
     if (!member) throw new ProblemError('not_found', 'The member this link verifies was removed.')
-    if (!(await this.#members.verifyWithNonce(member.id, claims.nonce, nowIso()))) {
+    if (!(await use(member, claims.nonce))) {
       throw new ProblemError(
         'link_expired',
         member.verified

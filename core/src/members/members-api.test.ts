@@ -61,6 +61,7 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     expect(page.headers['content-type']).toMatch(/^text\/html/)
     expect(page.headers['content-security-policy']).toContain("default-src 'none'")
     expect(page.body).toContain('<form method="post">')
+    expect(page.body).toContain('Confirm that ada@example.com is your address.')
     expect((await renderLive(ws.liveKey)).statusCode).toBe(403)
 
     const verified = await open(member.verification.url, 'POST')
@@ -78,6 +79,11 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     const againPage = await open(member.verification.url, 'POST', 'text/html')
     expect(againPage.statusCode).toBe(410)
     expect(againPage.body).toContain('used already')
+    // the page says so before anyone presses the button
+    const usedPage = await open(member.verification.url, 'GET', 'text/html')
+    expect(usedPage.statusCode).toBe(410)
+    expect(usedPage.headers['content-type']).toMatch(/^text\/html/)
+    expect(usedPage.body).toContain('<h1>Link expired</h1>')
 
     // the email routes' check of test_recipient, send_to and to (SPEC 2.9, 4.8)
     const { memberService } = t.kernel.container.cradle

@@ -22,7 +22,7 @@ export async function verifyEmailRoutes(
   app: FastifyInstance,
   { container }: { container: AwilixContainer<Cradle> },
 ) {
-  const { memberService, verificationLinks } = container.cradle
+  const { memberService } = container.cradle
   // the page's form posts no fields; its body is read and dropped
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -32,13 +32,13 @@ export async function verifyEmailRoutes(
   const route = { schema: { hide: true }, config: { access: 'public' as const } }
 
   app.get<{ Params: { token: string } }>(`${VERIFY_PATH}/:token`, route, async (request, reply) =>
-    answer(request, reply, () => {
-      verificationLinks.read(request.params.token)
+    answer(request, reply, async () => {
+      const member = await memberService.checkLink(request.params.token)
       return {
-        json: { status: 'pending', detail: 'POST to this URL to verify the address.' },
+        json: { status: 'pending', email: member.email, detail: 'POST to this URL to verify the address.' },
         html: page(
           'Verify your email address',
-          '<p>Confirm that this address is yours.</p><form method="post"><button type="submit">Verify my email address</button></form>',
+          `<p>Confirm that ${escapeHtml(member.email)} is your address.</p><form method="post"><button type="submit">Verify my email address</button></form>`,
         ),
       }
     }),
