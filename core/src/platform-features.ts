@@ -2,6 +2,7 @@ import { apiKeysModule } from './api-keys/api-keys-module.ts'
 import { billingModule } from './billing/billing-module.ts'
 import { idempotencyModule } from './idempotency/idempotency-module.ts'
 import type { FeatureModule } from './kernel/feature-module.ts'
+import { membersModule } from './members/members-module.ts'
 import { plansModule } from './plans/plans-module.ts'
 import { rateLimitsModule } from './rate-limits/rate-limits-module.ts'
 import { rendersModule } from './renders/renders-module.ts'
@@ -15,6 +16,7 @@ import { workspacesModule } from './workspaces/workspaces-module.ts'
 export const PLATFORM_FEATURES: readonly FeatureModule[] = [
   plansModule,
   workspacesModule,
+  membersModule,
   apiKeysModule,
   rateLimitsModule,
   idempotencyModule,

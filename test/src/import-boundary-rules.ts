@@ -58,6 +58,7 @@ export const COMPOSITION_ROOTS: ReadonlyMap<string, string> = new Map([
 export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['plans', 'plans'],
   ['workspaces', 'workspaces'],
+  ['workspace_members', 'members'],
   ['api_keys', 'api-keys'],
   ['api_key_usage', 'api-keys'],
   ['idempotency_keys', 'idempotency'],

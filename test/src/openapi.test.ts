@@ -31,6 +31,8 @@ const HIDDEN_ALLOWED = [
   /^\/v1\/openapi\.json$/,
   /^\/docs\/errors(\/|$)/,
   /^\/admin\/v1\//,
+  // a page for the member's browser, not part of the API (docs/decisions/0090)
+  /^\/verify-email\//,
 ]
 const PROBLEM_REF = '#/components/schemas/Problem'
 

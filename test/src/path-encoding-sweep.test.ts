@@ -69,6 +69,10 @@ describe('path and encoding sweep (issue 13)', () => {
       { method: 'GET', path: '/admin/v1/workspaces', isPublic: false },
       { method: 'POST', path: '/admin/v1/workspaces', isPublic: false },
       { method: 'GET', path: '/admin/v1/webhook-endpoints/disabled', isPublic: false },
+      { method: 'GET', path: `/admin/v1/workspaces/${ws.workspace.id}/members`, isPublic: false },
+      { method: 'PATCH', path: `/admin/v1/workspaces/${ws.workspace.id}/settings`, isPublic: false },
+      // public, and a made-up link is refused whatever the credential (403 invalid_signature)
+      { method: 'POST', path: '/verify-email/abc_0000000000000000000000000.x', isPublic: true },
     )
   })
   afterAll(() => t?.close())

@@ -1,12 +1,14 @@
 import type { Migration } from 'kysely/migration'
 import * as m0009 from '../billing/migrations/0009-billing.ts'
 import * as m0003 from '../events/migrations/0003-events.ts'
+import * as m0010 from '../members/migrations/0010-members.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
 import * as m0007 from '../renders/migrations/0007-renders-at-rest.ts'
 import * as m0008 from '../renders/migrations/0008-renders-in-flight.ts'
 import * as m0004 from '../templates/migrations/0004-templates.ts'
 import * as m0005 from '../uploads/migrations/0005-uploads.ts'
 import * as m0006 from '../webhooks/migrations/0006-webhooks.ts'
+import * as m0011 from '../workspaces/migrations/0011-workspace-email-check.ts'
 
 /**
  * The migrations each feature keeps in its own folder (`core/src/<feature>/migrations/`), under
@@ -24,4 +26,6 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   uploads: { '0005-uploads': m0005 },
   webhooks: { '0006-webhooks': m0006 },
   billing: { '0009-billing': m0009 },
+  members: { '0010-members': m0010 },
+  workspaces: { '0011-workspace-email-check': m0011 },
 }

@@ -1,3 +1,4 @@
+import { type Kysely, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from './database.ts'
 import { listedMigrations, migrateToLatest } from './migrate.ts'
@@ -14,6 +15,8 @@ const RECORDED_NAMES = [
   '0007-renders-at-rest',
   '0008-renders-in-flight',
   '0009-billing',
+  '0010-members',
+  '0011-workspace-email-check',
 ]
 
 describe('migrations kept by their features', () => {
@@ -26,6 +29,29 @@ describe('migrations kept by their features', () => {
     try {
       expect((await migrateToLatest(db)).applied).toEqual(RECORDED_NAMES)
       expect((await migrateToLatest(db)).applied).toEqual([])
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('0010 keeps workspaces made before members rendering live (exempt); new ones are not', async () => {
+    const db = openDatabase({ databaseUrl: '', sqlitePath: ':memory:' })
+    try {
+      const all = listedMigrations()
+      const raw = db.kysely as unknown as Kysely<unknown>
+      for (const name of RECORDED_NAMES.filter((n) => n < '0010')) await all[name]!.up(raw)
+      const at = new Date().toISOString()
+      await sql`insert into plans values ('free', 'Free', 0, '{}', '{}', ${at})`.execute(db.kysely)
+      // a workspace row as the code before members wrote it: email_verified left at its default
+      await sql`insert into workspaces (id, name, plan_id, status, settings, regions, created_at, updated_at)
+        values ('ws_old', 'Old', 'free', 'active', '{}', '["eu"]', ${at}, ${at})`.execute(db.kysely)
+      await all['0010-workspace-email-check']!.up(raw)
+      const row = await db.kysely
+        .selectFrom('workspaces')
+        .select('email_check_waived')
+        .where('id', '=', 'ws_old')
+        .executeTakeFirstOrThrow()
+      expect(row.email_check_waived).toBe(1)
     } finally {
       await db.close()
     }

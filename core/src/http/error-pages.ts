@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../kernel/config.ts'
+import { escapeHtml } from '../kernel/escape-html.ts'
 import { isProblemCode, PROBLEM_CODES } from '../kernel/problem-codes.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`)
-}
 
 /** Problem `type` URIs resolve on the installation itself: one page per code, and the list. */
 export async function errorPageRoutes(app: FastifyInstance, _opts: { config: Config }): Promise<void> {

@@ -53,6 +53,15 @@ export const ConfigSchema = Type.Object({
     description: `guards /admin/v1 (at least ${MIN_OPERATOR_TOKEN_LENGTH} characters); empty disables it`,
   }),
   secretKey: Type.String({ default: '', secret: true, description: 'encrypts credentials at rest' }),
+  smtpUrl: Type.String({
+    default: '',
+    description:
+      'smtp://user:password@host:587 or smtps://...: the installation mails members their verification links; empty: the operator passes them on',
+  }),
+  smtpFrom: Type.String({
+    default: '',
+    description: "sender of the service's own mails; required with SMTP_URL",
+  }),
   region: Type.String({ default: 'eu' }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -147,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     for (const cidr of list) if (!isCidrText(cidr)) problems.push(`${label(name)}: ${cidr} is not a CIDR`)
   }
   problems.push(...retryScheduleProblems(base.webhookRetrySchedule, label('webhookRetrySchedule')))
+  problems.push(...smtpProblems(base))
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(base.dataDir)
   const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
@@ -176,6 +186,19 @@ function retryScheduleProblems(schedule: string[], name: string): string[] {
   return problems
 }
 
+function smtpProblems(base: Pick<Config, 'smtpUrl' | 'smtpFrom'>): string[] {
+  if (!base.smtpUrl) return []
+  const problems: string[] = []
+  if (!/^smtps?:\/\/[^/?#]+/.test(base.smtpUrl)) {
+    problems.push(`${ENV_PREFIX}_SMTP_URL: must look like smtp://user:password@host:587 or smtps://host:465`)
+  }
+  if (!base.smtpFrom)
+    problems.push(
+      `${ENV_PREFIX}_SMTP_FROM: required with ${ENV_PREFIX}_SMTP_URL (e.g. docsvc <no-reply@example.com>)`,
+    )
+  return problems
+}
+
 function isCidrText(text: string): boolean {
   try {
     parseCidr(text)
@@ -189,10 +212,14 @@ function isCidrText(text: string): boolean {
 export function printableConfig(config: Config): Record<string, unknown> {
   const masked = maskSecrets(config, ConfigSchema as never) as Record<string, unknown>
   masked.databaseUrl = maskDatabaseUrl(config.databaseUrl)
+  masked.smtpUrl = maskDatabaseUrl(config.smtpUrl)
   return masked
 }
 
-/** Hides the password in the user part and in a `password=` query parameter (libpq accepts both). */
+/**
+ * Hides the password in the user part and in a `password=` query parameter (libpq accepts both);
+ * the SMTP URL is masked the same way.
+ */
 export function maskDatabaseUrl(url: string): string {
   // the last @ before the host ends the user part: a password may itself contain @
   const masked = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^/?#]*@/i, '$1:***@')

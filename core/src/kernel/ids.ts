@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   request: 'req',
   upload: 'upl',
   apiKey: 'key',
+  member: 'mem',
 } as const
 
 export type IdKind = keyof typeof ID_PREFIXES

@@ -154,10 +154,7 @@ describe.each(TEST_DIALECTS)('render API on %s', (dialect) => {
   })
 
   it('needs a verified email address for live renders (403 email_not_verified), not for test ones', async () => {
-    const unverified = await t.createWorkspace()
-    await t.kernel.container.cradle.workspaceRepository.update(unverified.workspace.id, {
-      email_verified: false,
-    })
+    const unverified = await t.createWorkspace({ verifiedOwner: false })
     const live = await render({ input: { type: 'html', html: 'x' } }, unverified.liveKey)
     expect(live.statusCode).toBe(403)
     expect(live.json().code).toBe('email_not_verified')

@@ -28,6 +28,16 @@ export function eventFileViews(
 }
 
 /**
+ * The record as the workspace's webhooks get it: with the file links, unless the operator
+ * switched its `file_urls_in_webhooks` setting off (then the event lists the files, the client
+ * fetches them through GET /v1/renders/{id}).
+ */
+export function webhookRecord(record: RenderRecordView, fileUrls: boolean): RenderRecordView {
+  if (fileUrls) return record
+  return { ...record, files: record.files.map(({ url: _url, expires_at: _expires, ...file }) => file) }
+}
+
+/**
  * The writer of one render event, for the transaction that makes the change. Batch items send
  * none; batch events report on them. `object` when the caller made it already.
  */

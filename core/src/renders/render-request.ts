@@ -57,7 +57,10 @@ export function normaliseRender(
     throw new ProblemError('test_key_required', 'test: true needs a test key (doc_test_...).')
   }
   const mode = body.mode ?? 'sync'
-  const { type: delivery, ...deliveryLists } = deliveryOf(body)
+  // a request that names no retention gets the workspace's default: zero retention when the
+  // operator switched `zero_retention_default` on, else the plan's (render-service.ts)
+  const retentionDays = body.retention_days ?? (auth.workspace.settings.zero_retention_default ? 0 : null)
+  const { type: delivery, ...deliveryLists } = deliveryOf({ ...body, retention_days: retentionDays })
   const problems = []
   if (mode === 'async' && (delivery === 'binary' || delivery === 'base64')) {
     problems.push({ path: '/delivery', code: 'conflict', message: `${delivery} delivery needs mode sync` })
@@ -84,7 +87,7 @@ export function normaliseRender(
     priority: body.priority ?? 'normal',
     reference: body.reference ?? null,
     metadata: (body.metadata as Record<string, unknown> | null | undefined) ?? null,
-    retentionDays: body.retention_days ?? null,
+    retentionDays,
     engine: body.engine ?? null,
     optionsPointer,
     webhookPointer: body.webhook != null ? '/webhook' : '/webhook_url',

@@ -29,7 +29,7 @@ import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 import type { Render, RenderError, RenderFile } from './render.ts'
 import type { RenderCompletion, RenderFinish } from './render-completion.ts'
 import { fetchRenderData } from './render-data.ts'
-import { eventFileViews, renderEventWriter } from './render-events.ts'
+import { eventFileViews, renderEventWriter, webhookRecord } from './render-events.ts'
 import type { RenderFileLinks } from './render-file-links.ts'
 import { extensionOf, renderFilename, renderFileStem } from './render-filename.ts'
 import type { RenderFiles } from './render-files.ts'
@@ -42,7 +42,7 @@ import { templateRequestFields } from './request-templating.ts'
 
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
-  workspaceService: Pick<WorkspaceService, 'planOf'>
+  workspaceService: Pick<WorkspaceService, 'planOf' | 'get'>
   billingService: Pick<BillingService, 'countBilled'>
   plugins: PluginSet
   outboundGuard: OutboundGuard
@@ -145,13 +145,20 @@ export class RenderRunner {
       const done: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       // the event's record, links signed once: a sync response in this process answers it too
       const record = renderView(done, fileViews)
+      const { settings } = await this.#d.workspaceService.get(render.workspace_id)
       const finished = await renders.finish(
         render,
         patch,
         stored,
         render.test || billed === false ? undefined : await this.#bill(render, now),
         at,
-        renderEventWriter(this.#d, 'render.succeeded', done, stored, record),
+        renderEventWriter(
+          this.#d,
+          'render.succeeded',
+          done,
+          stored,
+          webhookRecord(record, settings.file_urls_in_webhooks),
+        ),
       )
       if (finished) finish = { record }
       if (!hosted && !responseReadsFiles(render)) await this.#d.renderFiles.release(render, new Date())

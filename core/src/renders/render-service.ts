@@ -6,6 +6,7 @@ import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
+import type { MemberService } from '../members/member-service.ts'
 import type { Plan } from '../plans/plan.ts'
 import type { PlanGate } from '../plans/plan-gate.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
@@ -69,6 +70,7 @@ export class RenderService {
   readonly #inlineWebhookCheck: InlineWebhookCheck
   readonly #planGate: PlanGate
   readonly #billing: Pick<BillingService, 'requireRendersLeft'>
+  readonly #members: Pick<MemberService, 'requireVerifiedEmail'>
 
   constructor(deps: {
     renderRepository: RenderRepository
@@ -81,9 +83,11 @@ export class RenderService {
     inlineWebhookCheck: InlineWebhookCheck
     planGate: PlanGate
     billingService: Pick<BillingService, 'requireRendersLeft'>
+    memberService: Pick<MemberService, 'requireVerifiedEmail'>
   }) {
     this.#planGate = deps.planGate
     this.#billing = deps.billingService
+    this.#members = deps.memberService
     this.#inlineWebhookCheck = deps.inlineWebhookCheck
     this.#secretBox = deps.renderSecretBox
     this.#fileStore = deps.fileStore
@@ -119,12 +123,7 @@ export class RenderService {
         `This workspace is not enabled for region ${this.#config.region} (enabled: ${auth.workspace.regions.join(', ') || 'none'}).`,
       )
     }
-    if (!auth.test && !auth.workspace.email_verified) {
-      throw new ProblemError(
-        'email_not_verified',
-        'Live rendering needs a verified email address; test keys work meanwhile.',
-      )
-    }
+    if (!auth.test) await this.#members.requireVerifiedEmail(auth.workspace)
     // previews are free and watermarked, and SPEC 4.10 gives them no 402 (decision 0080)
     if (input.kind !== 'preview') await this.#planGate.requireForRender(plan, request)
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)

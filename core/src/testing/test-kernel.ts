@@ -50,7 +50,8 @@ export interface TestKernel {
   /** the PostgreSQL schema, for a second kernel on the same database */
   pgSchema: string | undefined
   inject(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>
-  createWorkspace(options?: { plan?: string; name?: string }): Promise<TestWorkspace>
+  /** a workspace with a test and a live key and, unless `verifiedOwner: false`, a verified owner */
+  createWorkspace(options?: { plan?: string; name?: string; verifiedOwner?: boolean }): Promise<TestWorkspace>
   createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKey }>
   /** changes some limits of a plan (e.g. requests per second, so a suite's bursts pass) */
   setPlanLimits(planId: string, limits: Partial<PlanLimits>): Promise<void>
@@ -105,7 +106,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     rmSync(dataDir, { recursive: true, force: true })
     throw err
   }
-  const { workspaceService, apiKeyService } = kernel.container.cradle
+  const { workspaceService, apiKeyService, memberService } = kernel.container.cradle
   return {
     kernel,
     dialect,
@@ -117,8 +118,17 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
         headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
       } as InjectOptions)
     },
-    async createWorkspace({ plan = 'scale', name = 'Test workspace' } = {}) {
+    async createWorkspace({ plan = 'scale', name = 'Test workspace', verifiedOwner = true } = {}) {
       const workspace = await workspaceService.create({ name, plan })
+      // live keys render only for a workspace with a verified owner (SPEC 5)
+      if (verifiedOwner) {
+        await memberService.add({
+          workspaceId: workspace.id,
+          email: 'owner@example.com',
+          role: 'owner',
+          verified: true,
+        })
+      }
       const test = await apiKeyService.create({ workspaceId: workspace.id, mode: 'test' })
       const live = await apiKeyService.create({ workspaceId: workspace.id, mode: 'live' })
       return { workspace, testKey: test.key, liveKey: live.key }

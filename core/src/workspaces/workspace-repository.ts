@@ -10,7 +10,7 @@ function toWorkspace(row: WorkspaceTable): Workspace {
     plan_id: row.plan_id,
     status: row.status,
     ip_allowlist: fromJson<string[] | null>(row.ip_allowlist, null),
-    email_verified: row.email_verified === 1,
+    email_check_waived: row.email_check_waived === 1,
     settings: { ...DEFAULT_WORKSPACE_SETTINGS, ...fromJson(row.settings, {}) },
     regions: fromJson<string[]>(row.regions, []),
     created_at: row.created_at,
@@ -32,7 +32,7 @@ export class WorkspaceRepository {
         plan_id: ws.plan_id,
         status: ws.status,
         ip_allowlist: ws.ip_allowlist ? toJson(ws.ip_allowlist) : null,
-        email_verified: toFlag(ws.email_verified),
+        email_check_waived: toFlag(ws.email_check_waived),
         settings: toJson(ws.settings),
         regions: toJson(ws.regions),
         created_at: ws.created_at,
@@ -68,7 +68,7 @@ export class WorkspaceRepository {
     patch: Partial<
       Pick<
         Workspace,
-        'name' | 'plan_id' | 'status' | 'ip_allowlist' | 'email_verified' | 'settings' | 'regions'
+        'name' | 'plan_id' | 'status' | 'ip_allowlist' | 'email_check_waived' | 'settings' | 'regions'
       >
     >,
   ): Promise<void> {
@@ -78,7 +78,7 @@ export class WorkspaceRepository {
     if (patch.status !== undefined) set.status = patch.status as WorkspaceStatus
     if (patch.ip_allowlist !== undefined)
       set.ip_allowlist = patch.ip_allowlist ? toJson(patch.ip_allowlist) : null
-    if (patch.email_verified !== undefined) set.email_verified = toFlag(patch.email_verified)
+    if (patch.email_check_waived !== undefined) set.email_check_waived = toFlag(patch.email_check_waived)
     if (patch.settings !== undefined) set.settings = toJson(patch.settings)
     if (patch.regions !== undefined) set.regions = toJson(patch.regions)
     await this.#db.kysely.updateTable('workspaces').set(set).where('id', '=', id).execute()

@@ -5,13 +5,20 @@ import { ProblemError } from '../kernel/problem-error.ts'
 import { allowlistOrNull } from '../net/cidr.ts'
 import type { Plan } from '../plans/plan.ts'
 import type { PlanService } from '../plans/plan-service.ts'
-import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
+import {
+  DEFAULT_WORKSPACE_SETTINGS,
+  type Workspace,
+  type WorkspaceSettings,
+  type WorkspaceStatus,
+} from './workspace.ts'
 import type { WorkspaceRepository } from './workspace-repository.ts'
 
 export interface CreateWorkspaceInput {
   name: string
   plan?: string
   ipAllowlist?: string[] | null
+  /** first run only: live rendering without a verified owner (docs/decisions/0090) */
+  emailCheckWaived?: boolean
 }
 
 export class WorkspaceService {
@@ -41,7 +48,7 @@ export class WorkspaceService {
       plan_id: planId,
       status: 'active',
       ip_allowlist: ipAllowlist,
-      email_verified: true,
+      email_check_waived: input.emailCheckWaived === true,
       settings: { ...DEFAULT_WORKSPACE_SETTINGS },
       regions: [this.#config.region],
       created_at: nowIso(),
@@ -90,6 +97,14 @@ export class WorkspaceService {
     await this.get(id)
     await this.#workspaces.update(id, { ip_allowlist: allowlistOrNull(cidrs) })
     return this.get(id)
+  }
+
+  /** Changes the named settings, keeps the others. */
+  async updateSettings(id: string, patch: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> {
+    const ws = await this.get(id)
+    const settings = { ...ws.settings, ...patch }
+    await this.#workspaces.update(id, { settings })
+    return settings
   }
 
   async #requirePlan(planId: string): Promise<void> {

@@ -1,4 +1,4 @@
-// The workspaces feature's table (its part of migration 0001-platform in ./migrations), joined to
+// The workspaces feature's table (its part of migration 0001-platform in ./migrations, and 0010), joined to
 // the Database type. Other features reach workspaces through WorkspaceService, never here.
 
 export interface WorkspaceTable {
@@ -7,7 +7,7 @@ export interface WorkspaceTable {
   plan_id: string
   status: 'active' | 'suspended' | 'deletion_scheduled'
   ip_allowlist: string | null
-  email_verified: number
+  email_check_waived: number
   settings: string
   regions: string
   created_at: string

@@ -1,6 +1,7 @@
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { WorkspaceRepository } from './workspace-repository.ts'
 import { WorkspaceService } from './workspace-service.ts'
+import { workspaceSettingsRoutes } from './workspace-settings-routes.ts'
 import './workspace-tables.ts'
 
 declare module '../kernel/container.ts' {
@@ -19,4 +20,5 @@ export const workspacesModule: FeatureModule = {
       singletons({ workspaceRepository: WorkspaceRepository, workspaceService: WorkspaceService }),
     )
   },
+  rootRoutes: workspaceSettingsRoutes,
 }

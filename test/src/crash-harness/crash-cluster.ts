@@ -135,12 +135,18 @@ export class CrashCluster {
     }
   }
 
-  /** A workspace on `plan` with a live key (admin-made, so its email counts as verified), its request rate raised for the load. */
+  /** A workspace on `plan` with a live key and a verified owner (live renders need one), its request rate raised for the load. */
   async liveWorkspace(plan = 'growth'): Promise<LiveWorkspace> {
     return withKernel(this.env, async ({ container }) => {
-      const { planService, workspaceService, apiKeyService } = container.cradle
+      const { planService, workspaceService, apiKeyService, memberService } = container.cradle
       await planService.change(plan, { limits: { requests_per_second: 10_000 } })
       const ws = await workspaceService.create({ name: 'Crash', plan })
+      await memberService.add({
+        workspaceId: ws.id,
+        email: 'owner@example.com',
+        role: 'owner',
+        verified: true,
+      })
       const key = await apiKeyService.create({ workspaceId: ws.id, mode: 'live' })
       return { id: ws.id, liveKey: key.key }
     })
