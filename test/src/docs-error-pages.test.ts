@@ -4,6 +4,7 @@ import { DOCS_ROOT, loadErrorPages } from '../../core/src/docs-site/docs-content
 import { PROBLEM_CODES, type ProblemCode } from '../../core/src/kernel/problem-codes.ts'
 import { curlExamples } from './docs-examples/curl-examples.ts'
 import { describeExamples } from './docs-examples/describe-examples.ts'
+import { brokenLinks } from './docs-examples/doc-links.ts'
 import { fencedBlocks } from './docs-examples/markdown-blocks.ts'
 
 // One page per problem code (docs/errors/<code>.md), and on each page a wrong request that gets
@@ -77,6 +78,12 @@ describe('error pages', () => {
     expect(codes.filter((code) => !pages.has(code))).toEqual([])
     const files = readdirSync(`${DOCS_ROOT}errors`).map((name) => name.replace(/\.md$/, ''))
     expect(files.filter((name) => !Object.hasOwn(PROBLEM_CODES, name))).toEqual([])
+  })
+
+  it('link only to pages that exist', () => {
+    for (const [code, markdown] of pages) {
+      expect(brokenLinks(markdown, `${DOCS_ROOT}errors`), code).toEqual([])
+    }
   })
 
   it('carry a wrong and a fixed request unless the code is listed with a reason', () => {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { DOCS_ROOT, type Guide, loadGuides } from '../../core/src/docs-site/docs-content.ts'
 import { curlExamples } from './docs-examples/curl-examples.ts'
 import { describeExamples } from './docs-examples/describe-examples.ts'
+import { brokenLinks } from './docs-examples/doc-links.ts'
 import { fencedBlocks } from './docs-examples/markdown-blocks.ts'
 
 // Every example of the guides (docs/guides/*.md), run exactly as printed with curl against a
@@ -38,9 +38,7 @@ describe('the guides', () => {
 
   it('link only to pages that exist', () => {
     for (const guide of guides) {
-      for (const [, href] of guide.markdown.matchAll(/\]\(([^)#\s:]+\.md)(?:#[^)]*)?\)/g)) {
-        expect(existsSync(`${DOCS_ROOT}guides/${href}`), `${guide.slug} links to ${href}`).toBe(true)
-      }
+      expect(brokenLinks(guide.markdown, `${DOCS_ROOT}guides`), guide.file).toEqual([])
     }
   })
 })
