@@ -34,18 +34,12 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   email_connection_in_use: 'email connections are not served yet',
   email_file_expired: 'email sends are not served yet',
   email_not_resendable: 'email sends are not served yet',
-  file_expired: 'needs a file past its retention or purged; covered by the render file tests',
   link_expired: 'needs a download link past its expiry time: a timing test',
-  payload_too_large: 'needs a body of many megabytes, which no printed example should carry',
   output_too_large: 'needs an output of over 20 MB: too slow for an example',
-  headers_too_large: 'needs kilobytes of headers, which no printed example should carry',
-  template_runtime_error:
-    'the Liquid dialect has no runtime failure a short example provokes; covered by docs/templates.md',
   template_fuel_exhausted:
     'needs a template that runs out its budget: seconds of work; covered by the Liquid worker tests',
   page_limit_exceeded: "needs more pages than the plan's limit: too slow for an example",
   scene_invalid: 'covered by the canvas examples of docs/templates.md',
-  data_invalid: 'covered by the canvas examples of docs/templates.md',
   email_template_error: 'email rules are not served yet',
   email_needs_hosted_file: 'email rules are not served yet',
   render_failed: 'the fallback when no specific code applies: a request that provokes it is a bug to fix',

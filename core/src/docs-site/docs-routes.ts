@@ -50,7 +50,7 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
   const errorIndex = page(
     'Error codes',
     '/docs/errors',
-    `<h1>Error codes</h1><p>Every error is <code>application/problem+json</code> with a stable <code>code</code>; its <code>type</code> links to the page below.</p><table><thead><tr><th scope="col">Status</th><th scope="col">Code</th><th scope="col">Title</th></tr></thead><tbody>${errorRows}</tbody></table>`,
+    `<h1>Error codes</h1><p>Every error is <code>application/problem+json</code> with a stable <code>code</code>; its <code>type</code> links to the page below, which says what causes it and shows a wrong request next to the fixed one.</p><p>The examples use the shell variables of the <a href="/docs/guides/first-render">first guide</a> (<code>BASE</code>, <code>KEY</code>, a test key); some also <code>LIVE_KEY</code>, a live key of the same workspace, <code>WORKSPACE_ID</code>, and <code>OPERATOR_TOKEN</code>, the installation's <code>DOCSVC_OPERATOR_TOKEN</code>, for what only an operator can set up.</p><table><thead><tr><th scope="col">Status</th><th scope="col">Code</th><th scope="col">Title</th></tr></thead><tbody>${errorRows}</tbody></table>`,
   )
   const codePages = new Map(
     Object.entries(PROBLEM_CODES).map(([code, [status, title]]) => [
