@@ -28,7 +28,6 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   render_timeout:
     "needs a render slower than the plan's sync timeout: a test that waits that long is a timing test",
   idempotency_in_progress: 'needs two requests with one key at the same moment: a timing test',
-  draft_revision_conflict: 'needs two writers of one draft interleaved; covered by the template tests',
   zero_retention: 'batches are not served yet',
   item_files_expired: 'batches are not served yet',
   email_connection_in_use: 'email connections are not served yet',
@@ -36,8 +35,6 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   email_not_resendable: 'email sends are not served yet',
   link_expired: 'needs a download link past its expiry time: a timing test',
   output_too_large: 'needs an output of over 20 MB: too slow for an example',
-  template_fuel_exhausted:
-    'needs a template that runs out its budget: seconds of work; covered by the Liquid worker tests',
   page_limit_exceeded: "needs more pages than the plan's limit: too slow for an example",
   scene_invalid: 'covered by the canvas examples of docs/templates.md',
   email_template_error: 'email rules are not served yet',
