@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../core/src/kernel/config.ts'
 import { FAKE_RENDER_BUILTINS } from '../../core/src/renders/fake-render-plugins.fixture.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
+import { type Block, fencedBlocks } from './docs-examples/markdown-blocks.ts'
 
 // The examples of docs/templates.md, run: every Liquid example against the output (or the error)
 // written under it, every scene drawn at its size with its documented warnings (or errors), and
@@ -15,38 +16,7 @@ import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core
 
 const DOC_PATH = new URL('../../docs/templates.md', import.meta.url)
 
-interface Block {
-  lang: string
-  attrs: Record<string, string>
-  flags: Set<string>
-  body: string
-  line: number
-}
-
-/** Fenced blocks of a Markdown text with their info strings (`lang key=value flag ...`). */
-function fencedBlocks(markdown: string): Block[] {
-  const blocks: Block[] = []
-  const lines = markdown.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S+)(.*)$/.exec(lines[i] as string)
-    if (!open) continue
-    const start = i
-    const body: string[] = []
-    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i] as string)
-    if (i >= lines.length) throw new Error(`docs/templates.md: the block at line ${start + 1} is not closed`)
-    const attrs: Record<string, string> = {}
-    const flags = new Set<string>()
-    for (const word of (open[2] as string).trim().split(/\s+/).filter(Boolean)) {
-      const eq = word.indexOf('=')
-      if (eq > 0) attrs[word.slice(0, eq)] = word.slice(eq + 1)
-      else flags.add(word)
-    }
-    blocks.push({ lang: open[1] as string, attrs, flags, body: body.join('\n'), line: start + 1 })
-  }
-  return blocks
-}
-
-const blocks = fencedBlocks(readFileSync(DOC_PATH, 'utf8'))
+const blocks = fencedBlocks(readFileSync(DOC_PATH, 'utf8'), 'docs/templates.md')
 
 function named(key: string, name: string): Block[] {
   return blocks.filter((b) => b.attrs[key] === name)

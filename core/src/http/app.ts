@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/account-routes.ts'
 import { adminRoutes } from '../admin/admin-routes.ts'
+import { docsRoutes } from '../docs-site/docs-routes.ts'
 import { fileRoutes } from '../files/file-routes.ts'
 import { healthRoutes } from '../health/health-routes.ts'
 import { idempotencyPlugin } from '../idempotency/idempotency-hooks.ts'
@@ -18,7 +19,6 @@ import type { BoundHealthcheck } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { convenienceRoutes } from '../renders/convenience-routes.ts'
 import { renderRoutes } from '../renders/render-routes.ts'
-import { errorPageRoutes } from './error-pages.ts'
 import './fastify-types.ts'
 import { accessGuardPlugin } from './access-guard.ts'
 import { allowedMethods } from './allowed-methods.ts'
@@ -137,7 +137,7 @@ export async function buildApp({
   })
 
   await app.register(healthRoutes, { container, healthchecks })
-  await app.register(errorPageRoutes, { config })
+  await app.register(docsRoutes)
   await app.register(fileRoutes, { container })
   await app.register(adminRoutes, { container, prefix: '/admin/v1' })
   for (const feature of features) {
