@@ -16,7 +16,11 @@ function deliveryOf(body: SharedBody): RenderRequest['delivery'] {
   const d = body.delivery
   if (d === undefined || d === null) return { type: defaultDelivery(body) }
   if (typeof d === 'string') return { type: d }
-  return { type: d.type, ...(d.email && d.email.length > 0 ? { email: d.email } : {}) }
+  return {
+    type: d.type,
+    ...(d.email && d.email.length > 0 ? { email: d.email } : {}),
+    ...(d.storage && d.storage.length > 0 ? { storage: d.storage } : {}),
+  }
 }
 
 /**

@@ -29,13 +29,16 @@ export const DeliverySpec = Type.Union(
               { rule_id: Type.String({ description: 'Id of the workspace email rule to send with.' }) },
               { additionalProperties: true },
             ),
-            { description: 'Email rules to send the files with. Email delivery is not available yet.' },
+            {
+              description:
+                'Email rules to send the files with. Email delivery is not available on this installation yet: a list with rules is refused (400).',
+            },
           ),
         ),
         storage: Type.Optional(
           Type.Array(Type.Object({}, { additionalProperties: true }), {
             description:
-              'Storage destinations to upload the files to. Storage delivery is not available yet.',
+              'Storage destinations to upload the files to. Storage delivery is not available on this installation yet: a list with destinations is refused (400).',
           }),
         ),
       },

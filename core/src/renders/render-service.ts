@@ -22,6 +22,7 @@ import { renderNotFound } from './render-not-found.ts'
 import type { InlineRenderWebhook, RenderRepository } from './render-repository.ts'
 import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
+import { refuseUnbuiltDelivery } from './unbuilt-delivery.ts'
 
 const NOT_QUEUED = {
   code: 'render_lost',
@@ -116,6 +117,7 @@ export class RenderService {
     this.#validation.assertEngine(input.engine ?? null, drawsWithOutput ? output.format : undefined)
     const retentionDays = this.#retentionDays(auth, plan, input.retentionDays)
     assertHostingFits(request, retentionDays)
+    refuseUnbuiltDelivery(request.delivery)
     if (request.webhook) await this.#inlineWebhookCheck(auth, input.webhookPointer ?? '/webhook')
     if (!auth.workspace.regions.includes(this.#config.region)) {
       throw new ProblemError(

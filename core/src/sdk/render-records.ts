@@ -14,7 +14,11 @@ export interface RenderRequest {
   data_url: string | null
   output: { format: FileFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
   /** `email` is kept to check it fits the render's hosting (email delivery comes later) */
-  delivery: { type: DeliveryType; email?: { rule_id: string }[] }
+  /**
+   * `email` and `storage` are kept to be checked at creation (hosting, then refused until email
+   * and storage delivery exist: core/src/renders/unbuilt-delivery.ts)
+   */
+  delivery: { type: DeliveryType; email?: { rule_id: string }[]; storage?: object[] }
   filename: string | null
   /** seconds signed file URLs stay valid */
   expires_in: number | null
