@@ -29,7 +29,8 @@ interface WebhookOperation {
 const HIDDEN_ALLOWED = [
   /^\/v1\/reference(\/|$)/,
   /^\/v1\/openapi\.json$/,
-  /^\/docs\/errors(\/|$)/,
+  // the documentation site's pages (guides, error pages, its stylesheet): HTML for people
+  /^\/docs(\/|$)/,
   /^\/admin\/v1\//,
   // a page for the member's browser, not part of the API (docs/decisions/0090)
   /^\/verify-email\//,

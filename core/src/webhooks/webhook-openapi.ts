@@ -1,3 +1,5 @@
+import type { TSchema } from 'typebox'
+import { UsageThresholdEventData } from '../billing/usage-thresholds.ts'
 import { DELIVERED_EVENT_TYPES } from '../events/event-types.ts'
 import { sampleEventData, type TestableEventType } from './webhook-sample-events.ts'
 import { USER_AGENT } from './webhook-sender.ts'
@@ -54,7 +56,13 @@ const HEADERS = [
   header('user-agent', 'Identifies the sender.', USER_AGENT),
 ]
 
+/** Events whose `data` has a schema of its own (the rest carry the record named in SENT_WHEN). */
+const DATA_SCHEMAS: Partial<Record<TestableEventType, TSchema>> = {
+  'usage.threshold_reached': UsageThresholdEventData,
+}
+
 function envelope(type: TestableEventType): Record<string, unknown> {
+  const dataSchema = DATA_SCHEMAS[type]
   return {
     type: 'object',
     required: ['id', 'type', 'created_at', 'workspace_id', 'region', 'data'],
@@ -64,7 +72,9 @@ function envelope(type: TestableEventType): Record<string, unknown> {
       created_at: { type: 'string', format: 'date-time', description: 'When the event happened (UTC).' },
       workspace_id: { type: 'string', description: 'The workspace the event belongs to.' },
       region: { type: 'string', description: 'The region that sent it.' },
-      data: { type: 'object', additionalProperties: true, description: SENT_WHEN[type] },
+      data: dataSchema
+        ? { ...dataSchema, description: SENT_WHEN[type] }
+        : { type: 'object', additionalProperties: true, description: SENT_WHEN[type] },
       test: { const: true, description: 'Present, and true, on events of test renders and test sends.' },
     },
   }
