@@ -17,13 +17,12 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   plan_feature_unavailable:
     'every feature the plans gate (PDF/A, PDF/UA, e-invoices, email, batches) is not served yet',
   free_workspace_limit: 'hosted sign-up only; self-hosted workspaces are made by the operator',
-  email_not_verified: 'hosted sign-up only; self-hosted workspaces have no email verification',
+  email_not_verified:
+    "needs a workspace with no verified owner, made through the admin API; the docs kernel's workspaces have one (core/src/members/members-api.test.ts runs it)",
   region_not_enabled: 'a single-region installation enables its region for every workspace',
   feature_not_enabled: 'email connections are not served yet',
   invalid_signature: 'signed links are not served yet',
   referrer_not_allowed: 'signed links are not served yet',
-  method_not_allowed:
-    'wrong methods answer 404 until issue 15 item 3 (405 with Allow) lands; then this becomes a runnable pair',
   request_timeout: 'needs a client that stalls mid-request, which curl as printed does not do',
   render_timeout:
     "needs a render slower than the plan's sync timeout: a test that waits that long is a timing test",
