@@ -84,10 +84,12 @@ describe('member and workspace settings commands', () => {
       expect(removed.stdout).toMatch(/^removed mem_\w+ \(dev@example\.com\) from ws_/)
       const gone = await runCli(['member', 'remove', '--workspace', ws.id, '--member', dev.id, '--json'], env)
       expect(gone.code).toBe(1)
-      expect(JSON.parse(gone.stdout).error).toEqual({
-        code: 'not_found',
-        message: `not_found: workspace ${ws.id} has no member ${dev.id}`,
-      })
+      // admin commands name the database they looked in (decision 0050)
+      const error = JSON.parse(gone.stdout).error
+      expect(error.code).toBe('not_found')
+      expect(error.message).toBe(
+        `not_found: workspace ${ws.id} has no member ${dev.id} (looked in the SQLite database ${env.DOCSVC_DATA_DIR}/docsvc.sqlite)`,
+      )
     } finally {
       await db.cleanup()
     }
