@@ -21,7 +21,8 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
     "needs a workspace with no verified owner, made through the admin API; the docs kernel's workspaces have one (core/src/members/members-api.test.ts runs it)",
   region_not_enabled: 'a single-region installation enables its region for every workspace',
   feature_not_enabled: 'email connections are not served yet',
-  invalid_signature: 'signed links are not served yet',
+  invalid_signature:
+    'signed links are not served yet; a forged member verification link gives it (core/src/members/members-api.test.ts)',
   referrer_not_allowed: 'signed links are not served yet',
   request_timeout: 'needs a client that stalls mid-request, which curl as printed does not do',
   render_timeout:

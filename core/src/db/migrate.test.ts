@@ -34,18 +34,18 @@ describe('migrations kept by their features', () => {
     }
   })
 
-  it('0010 keeps workspaces made before members rendering live (exempt); new ones are not', async () => {
+  it('0011 keeps workspaces made before members rendering live (exempt); new ones are not', async () => {
     const db = openDatabase({ databaseUrl: '', sqlitePath: ':memory:' })
     try {
       const all = listedMigrations()
       const raw = db.kysely as unknown as Kysely<unknown>
-      for (const name of RECORDED_NAMES.filter((n) => n < '0010')) await all[name]!.up(raw)
+      for (const name of RECORDED_NAMES.filter((n) => n < '0011')) await all[name]!.up(raw)
       const at = new Date().toISOString()
       await sql`insert into plans values ('free', 'Free', 0, '{}', '{}', ${at})`.execute(db.kysely)
       // a workspace row as the code before members wrote it: email_verified left at its default
       await sql`insert into workspaces (id, name, plan_id, status, settings, regions, created_at, updated_at)
         values ('ws_old', 'Old', 'free', 'active', '{}', '["eu"]', ${at}, ${at})`.execute(db.kysely)
-      await all['0010-workspace-email-check']!.up(raw)
+      await all['0011-workspace-email-check']!.up(raw)
       const row = await db.kysely
         .selectFrom('workspaces')
         .select('email_check_waived')

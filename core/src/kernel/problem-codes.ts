@@ -90,8 +90,6 @@ export type ProblemCode = keyof typeof PROBLEM_CODES
 export const RESERVED_PROBLEM_CODES: Partial<Record<ProblemCode, string>> = {
   free_workspace_limit:
     'issue 16 item 5 (workspace members): a person owning two Free workspaces needs persons who own workspaces',
-  feature_not_enabled:
-    'issue 20 (email delivery): email connections and rules refused while the operator has not enabled email for the workspace',
   email_connection_in_use: 'issue 20 (email delivery): deleting a connection rules still use',
   email_file_expired: 'issue 20 (email delivery): resending a send whose file is no longer hosted',
   email_not_resendable: 'issue 20 (email delivery): resending a send whose content was not kept',
@@ -102,8 +100,6 @@ export const RESERVED_PROBLEM_CODES: Partial<Record<ProblemCode, string>> = {
   einvoice_validation_failed: 'issue 18 (e-invoicing): XML the validator rejects',
   item_files_expired: 'issue 21 (batches): retry-failed on a combine batch whose files are gone',
   zero_retention: 'issue 21 (batches): retry-failed on a zero-retention batch',
-  invalid_signature: 'issue 22 (signed links): a public link without a matching sig',
-  link_expired: 'issue 22 (signed links): an expired link or exp',
   quota_exceeded: 'issue 22 (signed links): a link that used its quota_total',
   referrer_not_allowed: 'issue 22 (signed links): a Referer outside allowed_referrers',
   maintenance:
