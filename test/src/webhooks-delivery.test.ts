@@ -271,10 +271,13 @@ describe.each(TEST_DIALECTS)('webhook deliveries to a local receiver on %s', (di
     // the same attempt's job twice: one request
     const again = webhookScheduler.row({ event, test: true, endpointId: e.id, url: null, manual: true })
     await webhookDeliveryRepository.insertMany([again])
-    await webhookScheduler.send([
-      { id: again.id, attempt: 0 },
-      { id: again.id, attempt: 0 },
-    ])
+    await webhookScheduler.send(
+      [
+        { id: again.id, attempt: 0 },
+        { id: again.id, attempt: 0 },
+      ],
+      new Date(again.due_at as string),
+    )
     await waitFor(async () => (await delivery(again.id)).status === 'succeeded', 'the doubled job')
     await new Promise((resolve) => setTimeout(resolve, 150))
     expect(receiver.on('/ok/lost')).toHaveLength(3)

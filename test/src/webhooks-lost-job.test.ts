@@ -68,3 +68,59 @@ it('a delivery whose job died with the worker that took it is sent by another wo
   const got = await waitFor(() => receiver.on('/ok/lost')[0], 'the delivery of the lost job', 15_000)
   expect(got.headers['webhook-id']).toBe(event.id)
 })
+
+it('a delivery whose job never reached the queue is due again after the short send lease, not the queued hold', async () => {
+  // no worker: the job the second pass queues stays queued, so its delivery keeps the queued hold
+  await worker?.close()
+  worker = undefined
+  const ws = await api.createWorkspace()
+  const created = await api.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    key: ws.testKey,
+    payload: { url: `${base}/ok/unsent`, events: ['batch.completed'] },
+  })
+  expect(created.statusCode).toBe(201)
+  const { webhookDispatcher, webhookScheduler, webhookSettings, eventOutbox, queue, db } =
+    api.kernel.container.cradle
+  await eventOutbox.emit(api.kernel.db, {
+    workspaceId: ws.workspace.id,
+    type: 'batch.completed',
+    test: true,
+    data: { object: { id: 'bat_unsent' } },
+  })
+  expect(await webhookDispatcher.dispatchPending()).toBe(1)
+  const dueAt = async () =>
+    Date.parse(
+      (
+        await db.kysely
+          .selectFrom('webhook_deliveries')
+          .select('due_at')
+          .where('endpoint_id', '=', created.json().id)
+          .executeTakeFirstOrThrow()
+      ).due_at ?? '',
+    )
+  // the send fails (as when the process dies between the lease and the send)
+  const send = queue.send.bind(queue)
+  queue.send = async () => {
+    throw new Error('queue unreachable')
+  }
+  const leasedAt = Date.now()
+  try {
+    expect(await webhookScheduler.sendDue()).toBe(1)
+  } finally {
+    queue.send = send
+  }
+  const held = (await dueAt()) - leasedAt
+  expect(held).toBeGreaterThan(0)
+  expect(held).toBeLessThanOrEqual(31_000)
+  // once that lease has passed, the next pass sends it and holds it for the queued wait
+  const now = webhookSettings.now
+  webhookSettings.now = () => new Date(Date.now() + 31_000)
+  try {
+    expect(await webhookScheduler.sendDue()).toBe(1)
+  } finally {
+    webhookSettings.now = now
+  }
+  expect((await dueAt()) - Date.now()).toBeGreaterThan(webhookSettings.requeueAfterMs - 60_000)
+})

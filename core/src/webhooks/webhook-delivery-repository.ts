@@ -127,6 +127,17 @@ export class WebhookDeliveryRepository {
       .execute()
   }
 
+  /** Stretches the hold of deliveries still leased until `from` (their job is queued) to `until`. */
+  async extendLease(ids: readonly string[], from: Date, until: Date): Promise<void> {
+    if (ids.length === 0) return
+    await this.#db.kysely
+      .updateTable('webhook_deliveries')
+      .set({ due_at: until.toISOString() })
+      .where('id', 'in', [...ids])
+      .where('due_at', '=', from.toISOString())
+      .execute()
+  }
+
   /** Deliveries whose attempt is due and that a job holds (waiting on the queue or running). */
   async countHeld(now: Date): Promise<number> {
     const at = now.toISOString()

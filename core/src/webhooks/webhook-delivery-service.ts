@@ -68,7 +68,7 @@ export class WebhookDeliveryService {
       payload: delivery.payload,
     })
     await this.#deliveries.insertMany([row])
-    await this.#scheduler.send([{ id: row.id, attempt: 0 }])
+    await this.#scheduler.send([{ id: row.id, attempt: 0 }], new Date(row.due_at as string))
     return (await this.#deliveries.getById(row.id))!
   }
 }

@@ -10,6 +10,12 @@ import type { WebhookDeliveryTable } from './webhook-tables.ts'
 
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver'
 const SEND_PARALLEL = 16
+/**
+ * How long a delivery is held while its job is being sent. Only once the queue has the job is the
+ * hold stretched to `queuedUntil`: a process killed between the lease and the send (or a send that
+ * fails) leaves the delivery due again within seconds, not after the long queued hold.
+ */
+const SEND_LEASE_MS = 30_000
 
 export interface DeliverJobData {
   deliveryId: string
@@ -78,7 +84,7 @@ export class WebhookScheduler {
       manual: d.manual ? 1 : 0,
       replay_of: d.replayOf ?? null,
       next_attempt_at: at,
-      due_at: (d.sendNow === false ? now : this.queuedUntil(now)).toISOString(),
+      due_at: (d.sendNow === false ? now : this.sendingUntil(now)).toISOString(),
       last_attempt_at: null,
       response_status: null,
       response_body: null,
@@ -98,13 +104,22 @@ export class WebhookScheduler {
     return new Date(now.getTime() + this.#settings.requeueAfterMs)
   }
 
+  /** Until when a delivery is held while its job is being sent (SEND_LEASE_MS). */
+  sendingUntil(now: Date): Date {
+    return new Date(now.getTime() + SEND_LEASE_MS)
+  }
+
   /** Until when a running attempt holds a delivery: its whole time limit and a margin. */
   attemptUntil(now: Date): Date {
     return new Date(now.getTime() + this.#settings.timeoutMs + 60_000)
   }
 
-  /** Sends one job per delivery; after a send that fails, `sendDue` sends it again later. */
-  async send(deliveries: readonly { id: string; attempt: number }[]): Promise<void> {
+  /**
+   * Sends one job per delivery leased until `leasedUntil` (their `sendingUntil`), then stretches
+   * the hold of those the queue took to `queuedUntil`; one whose send failed is due again when its
+   * short lease ends, and `sendDue` sends it then.
+   */
+  async send(deliveries: readonly { id: string; attempt: number }[], leasedUntil: Date): Promise<void> {
     const options = {
       priority: 'normal' as const,
       timeoutSeconds: Math.ceil(this.#settings.timeoutMs / 1000) + 30,
@@ -114,16 +129,22 @@ export class WebhookScheduler {
       // attempt's own lease (`attemptUntil`) brings the delivery back instead
       maxAttempts: 2,
     }
+    const queued: string[] = []
     const sendOne = async (d: { id: string; attempt: number }) => {
       const data: DeliverJobData = { deliveryId: d.id, attempt: d.attempt }
-      await this.#queue.send(WEBHOOK_DELIVER_JOB, data, options).catch((err: unknown) => {
-        this.#log.warn({ err, deliveryId: d.id }, 'webhook delivery job not queued; the scheduler retries')
-      })
+      await this.#queue.send(WEBHOOK_DELIVER_JOB, data, options).then(
+        () => queued.push(d.id),
+        (err: unknown) => {
+          this.#log.warn({ err, deliveryId: d.id }, 'webhook delivery job not queued; the scheduler retries')
+        },
+      )
     }
     // a few sends in flight: a fan-out of hundreds does not wait on one round trip each
     for (let i = 0; i < deliveries.length; i += SEND_PARALLEL) {
       await Promise.all(deliveries.slice(i, i + SEND_PARALLEL).map(sendOne))
     }
+    // only rows still on the short lease: a job that already ran has moved its delivery on
+    await this.#deliveries.extendLease(queued, leasedUntil, this.queuedUntil(this.#settings.now()))
   }
 
   /** Leases and sends the deliveries that are due, as far as the queue has room; the number sent. */
@@ -131,8 +152,9 @@ export class WebhookScheduler {
     const now = this.#settings.now()
     const room = this.#settings.maxQueued - (await this.#deliveries.countHeld(now))
     if (room <= 0) return 0
-    const due = await this.#deliveries.leaseDue(now, this.queuedUntil(now), Math.min(limit, room))
-    await this.send(due)
+    const leasedUntil = this.sendingUntil(now)
+    const due = await this.#deliveries.leaseDue(now, leasedUntil, Math.min(limit, room))
+    await this.send(due, leasedUntil)
     return due.length
   }
 }
