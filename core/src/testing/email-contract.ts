@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PluginLogger } from '../sdk/define-plugin.ts'
+import { describe, expect, it } from 'vitest'
 import {
   type DeliveryWebhookRequest,
   EMAIL_PROBE_STEPS,
@@ -14,7 +12,6 @@ import {
   type SentEmail,
 } from '../sdk/email-contracts.ts'
 import {
-  credentialValues,
   expectFailure,
   expectNoCredentials,
   expectProbeShape,
@@ -22,6 +19,7 @@ import {
   type ProviderSettings,
   shownText,
 } from './provider-contract-checks.ts'
+import { providerContractFixture } from './provider-contract-fixture.ts'
 
 // The one suite every email provider passes, against a real receiving end the subject sets up
 // (a loopback SMTP server, a local server speaking a provider's documented HTTP API).
@@ -61,43 +59,24 @@ export interface EmailContractSubject {
   close(): Promise<void>
 }
 
-const quietLog: PluginLogger = { info() {}, warn() {}, error() {}, debug() {} }
 const options = (extra: { sandbox?: boolean } = {}) => ({ signal: AbortSignal.timeout(20_000), ...extra })
 
 export function runEmailContract(name: string, setup: () => Promise<EmailContractSubject>): void {
   describe(`email contract: ${name}`, () => {
-    let subject: EmailContractSubject
-    let scratch: string
-    const made: EmailProvider[] = []
-    const provider = (settings: ProviderSettings = subject.settings) => {
-      const created = subject.factory.create(settings as never, { log: quietLog })
-      made.push(created)
-      return created
-    }
-    const secrets = () => credentialValues([subject.settings, subject.permanentFault, subject.transientFault])
+    const fx = providerContractFixture<EmailContractSubject, EmailProvider>(setup, 'docsvc-email-contract-')
+    const { provider, secrets } = fx
     const message = (to: EmailAddress[], extra: Partial<EmailMessage> = {}): EmailMessage => ({
-      from: subject.from,
+      from: fx.subject.from,
       to,
       subject: 'Your invoice',
       text: 'Attached.',
       ...extra,
     })
 
-    beforeAll(async () => {
-      subject = await setup()
-      scratch = mkdtempSync(path.join(tmpdir(), 'docsvc-email-contract-'))
-    })
-
-    afterAll(async () => {
-      await Promise.all(made.map((p) => p.close?.()))
-      await subject?.close()
-      if (scratch) rmSync(scratch, { recursive: true, force: true })
-    })
-
     it('declares write-only credential fields, its capabilities and limits within SPEC 2.9', () => {
-      const { factory } = subject
+      const { factory } = fx.subject
       expect(factory.id).toMatch(/^[a-z][a-z0-9_-]*$/)
-      expectSchemas(factory, [subject.settings, subject.permanentFault, subject.transientFault])
+      expectSchemas(factory, [fx.subject.settings, fx.subject.permanentFault, fx.subject.transientFault])
       expect(factory.attachmentBudget.defaultBytes).toBeLessThanOrEqual(factory.attachmentBudget.maxBytes)
       const { limits } = provider()
       expect(limits.attachmentBudgetBytes).toBeGreaterThan(0)
@@ -108,16 +87,16 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
     })
 
     it('delivers to To, Cc and Bcc with text, html and attachments from memory and from disk', async () => {
-      const [to, cc, bcc] = [subject.newRecipient(), subject.newRecipient(), subject.newRecipient()]
+      const [to, cc, bcc] = [fx.subject.newRecipient(), fx.subject.newRecipient(), fx.subject.newRecipient()]
       const pdf = Buffer.from('%PDF-1.7\n% invoice\n')
-      const onDisk = path.join(scratch, 'page.png')
+      const onDisk = path.join(fx.scratch, 'page.png')
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3])
       writeFileSync(onDisk, png)
       const sent = await provider().send(
         message([to], {
           cc: [cc],
           bcc: [bcc],
-          replyTo: { address: subject.from.address },
+          replyTo: { address: fx.subject.from.address },
           subject: 'Invoice INV-7 ✓',
           html: '<p>Attached: <b>INV-7</b></p>',
           attachments: [
@@ -131,13 +110,13 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
       expect(sent.sandboxed).toBe(false)
       expect([...sent.accepted].sort()).toEqual([to.address, cc.address, bcc.address].sort())
       for (const address of [to.address, cc.address, bcc.address]) {
-        const [got, ...more] = await subject.received(address)
+        const [got, ...more] = await fx.subject.received(address)
         expect(more).toEqual([])
         expect(got).toMatchObject({
           subject: 'Invoice INV-7 ✓',
           to: [to.address],
           cc: [cc.address],
-          replyTo: subject.from.address,
+          replyTo: fx.subject.from.address,
         })
         expect(got!.text?.trim()).toBe('Attached.')
         expect(got!.html).toContain('<b>INV-7</b>')
@@ -150,7 +129,7 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
 
     it('refuses attachments over the budget, for good, and sends nothing', async () => {
       const uploader = provider()
-      const to = subject.newRecipient()
+      const to = fx.subject.newRecipient()
       const half = Math.ceil(uploader.limits.attachmentBudgetBytes / 2) + 1
       await expectFailure(
         uploader.send(
@@ -166,7 +145,7 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
         'permanent',
         'too_large',
       )
-      expect(await subject.received(to.address)).toEqual([])
+      expect(await fx.subject.received(to.address)).toEqual([])
     })
 
     it('refuses a message without recipients or body, for good', async () => {
@@ -176,22 +155,22 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
         'permanent',
         'invalid_message',
       )
-      const to = subject.newRecipient()
+      const to = fx.subject.newRecipient()
       const { text: _, ...noBody } = message([to])
       await expectFailure(provider().send(noBody, options()), EmailFailure, 'permanent', 'invalid_message')
     })
 
     it('sandboxes only when it can: checked and not delivered, or refused (never ignored)', async () => {
-      const to = subject.newRecipient()
+      const to = fx.subject.newRecipient()
       const attempt = provider().send(message([to]), options({ sandbox: true }))
-      if (subject.factory.capabilities.sandbox) expect((await attempt).sandboxed).toBe(true)
+      if (fx.subject.factory.capabilities.sandbox) expect((await attempt).sandboxed).toBe(true)
       else await expectFailure(attempt, EmailFailure, 'permanent', 'invalid_message')
-      expect(await subject.received(to.address)).toEqual([])
+      expect(await fx.subject.received(to.address)).toEqual([])
     })
 
     it('passes its probe, and with send_to delivers a test email', async () => {
       const uploader = provider()
-      const plain = await uploader.probe({ ...options(), from: subject.from })
+      const plain = await uploader.probe({ ...options(), from: fx.subject.from })
       expect(plain.ok).toBe(true)
       expect(plain.steps.map((s) => s.name).every((n) => EMAIL_PROBE_STEPS.includes(n as never))).toBe(true)
       expect(plain.steps.map((s) => s.name)).not.toContain('send')
@@ -200,15 +179,15 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
         plain.steps.map((s) => s.name),
       )
 
-      const sendTo = subject.newRecipient()
-      const withSend = await uploader.probe({ ...options(), from: subject.from, sendTo })
+      const sendTo = fx.subject.newRecipient()
+      const withSend = await uploader.probe({ ...options(), from: fx.subject.from, sendTo })
       expectProbeShape(withSend, [...plain.steps.map((s) => s.name), 'send'])
       expect(withSend.ok).toBe(true)
-      expect(await subject.received(sendTo.address)).toHaveLength(1)
+      expect(await fx.subject.received(sendTo.address)).toHaveLength(1)
     })
 
     it('fails its probe with refused credentials, without showing them', async () => {
-      const report = await provider(subject.permanentFault).probe({ ...options(), from: subject.from })
+      const report = await provider(fx.subject.permanentFault).probe({ ...options(), from: fx.subject.from })
       expect(report.ok).toBe(false)
       expectProbeShape(
         report,
@@ -218,29 +197,29 @@ export function runEmailContract(name: string, setup: () => Promise<EmailContrac
     })
 
     it('classifies failures as permanent or transient, without showing a credential', async () => {
-      const to = subject.newRecipient()
+      const to = fx.subject.newRecipient()
       const permanent = await expectFailure(
-        provider(subject.permanentFault).send(message([to]), options()),
+        provider(fx.subject.permanentFault).send(message([to]), options()),
         EmailFailure,
         'permanent',
         'access_denied',
       )
       const transient = await expectFailure(
-        provider(subject.transientFault).send(message([to]), options()),
+        provider(fx.subject.transientFault).send(message([to]), options()),
         EmailFailure,
         'transient',
       )
       expectNoCredentials('a permanent failure', shownText(permanent), secrets())
       expectNoCredentials('a transient failure', shownText(transient), secrets())
-      expect(await subject.received(to.address)).toEqual([])
+      expect(await fx.subject.received(to.address)).toEqual([])
     })
 
     it('reads signed delivery events and refuses forged ones (providers with delivery events)', async (ctx) => {
-      if (!subject.factory.capabilities.deliveryEvents) return ctx.skip()
-      const to = subject.newRecipient()
+      if (!fx.subject.factory.capabilities.deliveryEvents) return ctx.skip()
+      const to = fx.subject.newRecipient()
       const uploader = provider()
       const sent = await uploader.send(message([to]), options())
-      const { signed, forged } = subject.deliveryWebhook!(sent, to.address)
+      const { signed, forged } = fx.subject.deliveryWebhook!(sent, to.address)
       expect(uploader.parseDeliveryEvents!(signed)).toEqual([
         expect.objectContaining({
           providerMessageId: sent.providerMessageId,

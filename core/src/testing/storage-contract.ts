@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PluginLogger } from '../sdk/define-plugin.ts'
+import { describe, expect, it } from 'vitest'
 import {
   STORAGE_PROBE_STEPS,
   StorageFailure,
@@ -11,7 +9,6 @@ import {
   type StoredObject,
 } from '../sdk/storage-contracts.ts'
 import {
-  credentialValues,
   expectFailure,
   expectNoCredentials,
   expectProbeShape,
@@ -19,6 +16,7 @@ import {
   type ProviderSettings,
   shownText,
 } from './provider-contract-checks.ts'
+import { providerContractFixture } from './provider-contract-fixture.ts'
 
 // The one suite every storage provider passes (DESIGN.md §9), ours or a third party's, against
 // a real destination the subject sets up (a folder, a loopback S3 or SFTP server).
@@ -36,37 +34,25 @@ export interface StorageContractSubject {
   close(): Promise<void>
 }
 
-const quietLog: PluginLogger = { info() {}, warn() {}, error() {}, debug() {} }
 const options = () => ({ signal: AbortSignal.timeout(20_000) })
 let objectCount = 0
 const uniquePath = (name: string) => `contract/${Date.now().toString(36)}-${++objectCount}/${name}`
 
 export function runStorageContract(name: string, setup: () => Promise<StorageContractSubject>): void {
   describe(`storage contract: ${name}`, () => {
-    let subject: StorageContractSubject
-    let scratch: string
-    const made: StorageProvider[] = []
-    const provider = (settings: ProviderSettings = subject.settings) => {
-      const created = subject.factory.create(settings as never, { log: quietLog })
-      made.push(created)
-      return created
-    }
-    const secrets = () => credentialValues([subject.settings, subject.permanentFault, subject.transientFault])
-
-    beforeAll(async () => {
-      subject = await setup()
-      scratch = mkdtempSync(path.join(tmpdir(), 'docsvc-storage-contract-'))
-    })
-
-    afterAll(async () => {
-      await Promise.all(made.map((p) => p.close?.()))
-      await subject?.close()
-      if (scratch) rmSync(scratch, { recursive: true, force: true })
-    })
+    const fx = providerContractFixture<StorageContractSubject, StorageProvider>(
+      setup,
+      'docsvc-storage-contract-',
+    )
+    const { provider, secrets } = fx
 
     it('declares write-only credential fields, schemas its settings fit, and limits', () => {
-      expect(subject.factory.id).toMatch(/^[a-z][a-z0-9_-]*$/)
-      expectSchemas(subject.factory, [subject.settings, subject.permanentFault, subject.transientFault])
+      expect(fx.subject.factory.id).toMatch(/^[a-z][a-z0-9_-]*$/)
+      expectSchemas(fx.subject.factory, [
+        fx.subject.settings,
+        fx.subject.permanentFault,
+        fx.subject.transientFault,
+      ])
       const { limits } = provider()
       expect(limits.maxObjectBytes).toBeGreaterThan(0)
       expect(limits.maxPathBytes).toBeGreaterThan(0)
@@ -79,16 +65,16 @@ export function runStorageContract(name: string, setup: () => Promise<StorageCon
       const stored = await uploader.put({ bytes: pdf }, pdfPath, 'application/pdf', options())
       expect(stored.size).toBe(pdf.length)
       expect(stored.location).toMatch(/\S/)
-      expect(await subject.readBack(stored, pdfPath)).toMatchObject({ bytes: pdf })
-      const readBack = await subject.readBack(stored, pdfPath)
+      expect(await fx.subject.readBack(stored, pdfPath)).toMatchObject({ bytes: pdf })
+      const readBack = await fx.subject.readBack(stored, pdfPath)
       if (readBack?.contentType !== undefined) expect(readBack.contentType).toBe('application/pdf')
 
-      const onDisk = path.join(scratch, 'part.png')
+      const onDisk = path.join(fx.scratch, 'part.png')
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])
       writeFileSync(onDisk, png)
       const pngPath = uniquePath('page-1.png')
       const fromDisk = await uploader.put({ path: onDisk, size: png.length }, pngPath, 'image/png', options())
-      expect((await subject.readBack(fromDisk, pngPath))?.bytes).toEqual(png)
+      expect((await fx.subject.readBack(fromDisk, pngPath))?.bytes).toEqual(png)
     })
 
     it('replaces an object already at the path', async () => {
@@ -96,7 +82,7 @@ export function runStorageContract(name: string, setup: () => Promise<StorageCon
       const at = uniquePath('report.html')
       await uploader.put({ bytes: Buffer.from('first') }, at, 'text/html', options())
       const second = await uploader.put({ bytes: Buffer.from('second') }, at, 'text/html', options())
-      expect((await subject.readBack(second, at))?.bytes.toString()).toBe('second')
+      expect((await fx.subject.readBack(second, at))?.bytes.toString()).toBe('second')
     })
 
     it('refuses paths that leave or break the destination, for good', async () => {
@@ -121,7 +107,7 @@ export function runStorageContract(name: string, setup: () => Promise<StorageCon
 
     it('refuses an object over its size limit, for good, before reading it', async () => {
       const uploader = provider()
-      const small = path.join(scratch, 'declared-large.bin')
+      const small = path.join(fx.scratch, 'declared-large.bin')
       writeFileSync(small, 'x')
       const at = uniquePath('too-large.bin')
       const size = uploader.limits.maxObjectBytes + 1
@@ -140,7 +126,7 @@ export function runStorageContract(name: string, setup: () => Promise<StorageCon
     })
 
     it('fails its probe on a broken destination, saying which step, without showing a credential', async () => {
-      for (const fault of [subject.permanentFault, subject.transientFault]) {
+      for (const fault of [fx.subject.permanentFault, fx.subject.transientFault]) {
         const report = await provider(fault).probe(options())
         expectProbeShape(report, STORAGE_PROBE_STEPS)
         expect(report.ok).toBe(false)
@@ -151,12 +137,12 @@ export function runStorageContract(name: string, setup: () => Promise<StorageCon
     it('classifies failures as permanent or transient, without showing a credential', async () => {
       const file = { bytes: Buffer.from('%PDF-1.7\n') }
       const permanent = await expectFailure(
-        provider(subject.permanentFault).put(file, uniquePath('a.pdf'), 'application/pdf', options()),
+        provider(fx.subject.permanentFault).put(file, uniquePath('a.pdf'), 'application/pdf', options()),
         StorageFailure,
         'permanent',
       )
       const transient = await expectFailure(
-        provider(subject.transientFault).put(file, uniquePath('b.pdf'), 'application/pdf', options()),
+        provider(fx.subject.transientFault).put(file, uniquePath('b.pdf'), 'application/pdf', options()),
         StorageFailure,
         'transient',
       )
