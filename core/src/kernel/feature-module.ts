@@ -2,7 +2,7 @@ import { type AwilixContainer, asClass, type BuildResolver, type DisposableResol
 import type { FastifyPluginAsync } from 'fastify'
 import type { TObject } from 'typebox'
 import type { HealthReport, PluginContext, PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
-import type { ProducerWork, RenderProducer } from '../sdk/producer-contracts.ts'
+import { drawsWithOutput, type ProducerWork, type RenderProducer } from '../sdk/producer-contracts.ts'
 import type { Cradle } from './container.ts'
 import type { ExtensionPoint } from './plugins/extension-points.ts'
 
@@ -95,7 +95,7 @@ export function producerOf(
   return {
     ...shape,
     validate: (request) => service(container.cradle).validate?.(request),
-    drawsWithOutput: (request) => service(container.cradle).drawsWithOutput?.(request) ?? !shape.ownsOutput,
+    drawsWithOutput: (request) => drawsWithOutput(service(container.cradle), shape.ownsOutput, request),
     produce: (ctx) => service(container.cradle).produce(ctx),
   }
 }

@@ -11,6 +11,7 @@ import type { Plan } from '../plans/plan.ts'
 import type { PlanGate } from '../plans/plan-gate.ts'
 import { type RateLimiter, rateLimitHeaders } from '../rate-limits/rate-limiter.ts'
 import type { FileStore } from '../sdk/file-contracts.ts'
+import { drawsWithOutput } from '../sdk/producer-contracts.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import type { InlineWebhookCheck } from './inline-webhook-check.ts'
 import { FINISHED_STATUSES, type Render, type RenderFile, type RenderRequest } from './render.ts'
@@ -113,8 +114,8 @@ export class RenderService {
       producer.validate?.(request)
       if (!producer.ownsOutput) this.#validation.assertOutput(output)
     }
-    const drawsWithOutput = producer ? (producer.drawsWithOutput?.(request) ?? !producer.ownsOutput) : true
-    this.#validation.assertEngine(input.engine ?? null, drawsWithOutput ? output.format : undefined)
+    const outputDraws = producer ? drawsWithOutput(producer, producer.ownsOutput, request) : true
+    this.#validation.assertEngine(input.engine ?? null, outputDraws ? output.format : undefined)
     const retentionDays = this.#retentionDays(auth, plan, input.retentionDays)
     assertHostingFits(request, retentionDays)
     refuseUnbuiltDelivery(request.delivery)

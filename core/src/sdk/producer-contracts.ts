@@ -66,3 +66,15 @@ export interface RenderProducer {
 
 /** The work of a producer without its registry shape: what a service that backs one implements. */
 export type ProducerWork = Pick<RenderProducer, 'validate' | 'drawsWithOutput' | 'produce'>
+
+/**
+ * Whether the request's output plugin draws the producer's file (so `engine` may name it): the
+ * producer says so, else it does unless the producer owns the output. The one place of the default.
+ */
+export function drawsWithOutput(
+  producer: Pick<RenderProducer, 'drawsWithOutput'>,
+  ownsOutput: boolean | undefined,
+  request: RenderRequest,
+): boolean {
+  return producer.drawsWithOutput?.(request) ?? !ownsOutput
+}
