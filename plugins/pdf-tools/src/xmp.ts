@@ -19,14 +19,23 @@ function existingPacket(doc: PDFDocument): string {
   }
 }
 
-/** The pdfaid:/pdfuaid: properties of a packet (attribute or element form), as elements. */
-function conformanceClaims(packet: string): string[] {
+/** The identification properties a PDF/A or PDF/UA step claims in the packet. */
+export type ConformanceClaims = Partial<
+  Record<'pdfaid:part' | 'pdfaid:conformance' | 'pdfaid:amd' | 'pdfuaid:part', string>
+>
+
+/**
+ * The pdfaid:/pdfuaid: properties of a packet (attribute or element form), overlaid with the
+ * claims a conformance step adds now, as elements.
+ */
+function conformanceClaims(packet: string, added: ConformanceClaims = {}): string[] {
   const claims = new Map<string, string>()
   const pattern = /(pdfa|pdfua)id:(part|conformance|amd|rev)(?:\s*=\s*"([^"]*)"|>([^<]*)<)/g
   for (const [, kind, name, attribute, element] of packet.matchAll(pattern)) {
     const value = (attribute ?? element ?? '').trim()
     if (value !== '') claims.set(`${kind}id:${name}`, value)
   }
+  for (const [name, value] of Object.entries(added)) if (value !== undefined) claims.set(name, value)
   return [...claims].map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
 }
 
@@ -66,10 +75,13 @@ export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
   ].join('\n')
 }
 
-/** Replaces the document's XMP packet with one that says what the Info dictionary says. */
-export function writeXmp(doc: PDFDocument, meta: DocumentMetadata): void {
-  const claims = conformanceClaims(existingPacket(doc))
-  const stream = doc.context.stream(Buffer.from(xmpPacket(meta, claims), 'utf8'), {
+/**
+ * Replaces the document's XMP packet with one that says what the Info dictionary says, keeping
+ * the packet's conformance claims and adding `claims` (the PDF/A and PDF/UA steps).
+ */
+export function writeXmp(doc: PDFDocument, meta: DocumentMetadata, claims: ConformanceClaims = {}): void {
+  const packetClaims = conformanceClaims(existingPacket(doc), claims)
+  const stream = doc.context.stream(Buffer.from(xmpPacket(meta, packetClaims), 'utf8'), {
     Type: 'Metadata',
     Subtype: 'XML',
   })
