@@ -91,7 +91,10 @@ export { checkJobOptions } from './job-options.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
 export { PdfMetadataSchema } from './pdf-metadata-schema.ts'
 export {
+  CONFORMANCE_PROFILES,
+  type ConformanceProfile,
   type ConformanceReport,
+  type ConformanceValidateOptions,
   conformanceReport,
   type Finding,
   type FindingSeverity,

@@ -32,19 +32,43 @@ export interface Finding {
   message: string
   /** where: a JSON Pointer into a model, an XPath into XML, `page 3` in a PDF */
   location?: string
+  /** the clause of the standard the rule comes from, e.g. `6.2.11.4.1` (ISO 19005-2), `7.18.1` */
+  clause?: string
+  /** the 1-based page the finding is on, when it is on one */
+  page?: number
+  /** the PDF object it is about, e.g. `12 0 obj (PDFont /F1)` or veraPDF's context path */
+  object?: string
 }
+
+/** The standards a PDF can be checked against (`docsvc conformance check --profile`). */
+export const CONFORMANCE_PROFILES = ['pdfa-2b', 'pdfa-3b', 'pdfua-1'] as const
+export type ConformanceProfile = (typeof CONFORMANCE_PROFILES)[number]
 
 export interface ConformanceReport {
   /** no finding of severity error */
   valid: boolean
   errors: Finding[]
   warnings: Finding[]
+  /** the profile checked: a ConformanceProfile, or an e-invoice profile */
+  profile?: string
+  /** who gave the verdict: `docsvc` (built in) or an external validator with its version */
+  source?: string
+  /** the ids of the rules this check covers, so a reader knows what a clean report means */
+  rulesChecked?: string[]
 }
 
 /** builds a report from findings, so `valid`, `errors` and `warnings` never disagree */
-export function conformanceReport(findings: readonly Finding[]): ConformanceReport {
+export function conformanceReport(
+  findings: readonly Finding[],
+  about: Pick<ConformanceReport, 'profile' | 'source' | 'rulesChecked'> = {},
+): ConformanceReport {
   const errors = findings.filter((f) => f.severity === 'error')
-  return { valid: errors.length === 0, errors, warnings: findings.filter((f) => f.severity === 'warning') }
+  return {
+    valid: errors.length === 0,
+    errors,
+    warnings: findings.filter((f) => f.severity === 'warning'),
+    ...about,
+  }
 }
 
 export interface PdfPostProcessContext {
@@ -72,12 +96,20 @@ export interface PdfPostProcessor<O = Record<string, unknown>> {
   run(pdf: Buffer, options: O, ctx: PdfPostProcessContext): Promise<PdfPostProcessResult>
 }
 
+export interface ConformanceValidateOptions {
+  signal: AbortSignal
+  /** the standard to check against; a validator is asked only for profiles it lists */
+  profile: ConformanceProfile
+}
+
 /** Checks a finished PDF against a standard; the report goes to `result.conformance[reportKey]`. */
 export interface ConformanceValidator {
   readonly id: string
   /** `pdfa`, `pdfua` or `einvoice` (SPEC 2.4 `result.conformance`) */
   readonly reportKey: string
-  validate(pdf: Buffer, options: { signal: AbortSignal }): Promise<ConformanceReport>
+  /** the profiles it checks */
+  readonly profiles: readonly ConformanceProfile[]
+  validate(pdf: Buffer, options: ConformanceValidateOptions): Promise<ConformanceReport>
 }
 
 /** The one place for the chain's order: phase, then `order`, then id. */

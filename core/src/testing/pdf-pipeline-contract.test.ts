@@ -44,6 +44,7 @@ const stamp: PdfPostProcessor<{ text: string }> = {
 const titled: ConformanceValidator = {
   id: 'sample-title',
   reportKey: 'sample',
+  profiles: ['pdfua-1'],
   async validate(pdf) {
     const doc = await PDFDocument.load(pdf)
     return conformanceReport(

@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  type ConformanceProfile,
   type ConformanceReport,
   type ConformanceValidator,
   PDF_POST_PROCESS_PHASES,
@@ -101,6 +102,8 @@ export interface ConformanceValidatorSubject {
   /** a file that breaks it, and a rule id the report must name */
   violating: Buffer
   violatedRuleId: string
+  /** the profile both files are checked against (default: the validator's first) */
+  profile?: ConformanceProfile
 }
 
 function expectConsistent(report: ConformanceReport): void {
@@ -119,13 +122,17 @@ export function runConformanceValidatorContract(
 ): void {
   describe(`conformance validator contract: ${name}`, () => {
     let subject: ConformanceValidatorSubject
-    const options = () => ({ signal: AbortSignal.timeout(60_000) })
+    const options = () => ({
+      signal: AbortSignal.timeout(60_000),
+      profile: subject.profile ?? subject.validator.profiles[0]!,
+    })
     beforeAll(async () => {
       subject = await setup()
     })
 
-    it('reports under a result.conformance key', () => {
+    it('reports under a result.conformance key and names the profiles it checks', () => {
       expect(subject.validator.reportKey).toMatch(/^[a-z][a-z0-9_]*$/)
+      expect(subject.validator.profiles.length).toBeGreaterThan(0)
     })
 
     it('passes a conforming file', async () => {
