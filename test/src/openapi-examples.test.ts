@@ -6,8 +6,10 @@ import { fieldsWithoutExamples, refusedExamples } from './openapi-examples.ts'
 import { servedDocument } from './served-document.ts'
 
 // Issue 15: every request field of every operation shows an example, and the example is a value
-// the API takes. Which fields count as exemplified (a discriminator, an object whose properties
-// each have one) is written at the top of openapi-examples.ts. The examples are written where the
+// the API takes. The rule (in full at the top of openapi-examples.ts): a field counts when it has
+// `example` or `examples`, or has one fixed value (a discriminator), or is an object whose named
+// properties each count, an array whose items count, or a union whose non-null branches count;
+// a map, an enum of several values and a boolean need their own. The examples are written where the
 // field is defined (core's route schemas, the plugin that owns an option), so the served document
 // is what is checked. The document does not depend on the database: one dialect is enough.
 
