@@ -13,7 +13,10 @@ export interface Parameter {
   name: string
   in: string
   required?: boolean
+  description?: string
   schema?: Record<string, unknown>
+  example?: unknown
+  examples?: Record<string, { value: unknown }>
 }
 
 export interface Operation {

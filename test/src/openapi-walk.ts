@@ -65,7 +65,10 @@ export function* requestFields(doc: OpenApiDocument, operation: Operation): Gene
       where: `${p.in}:${p.name}`,
       schema: {
         ...(p.schema ?? {}),
-        description: (p as { description?: string }).description ?? p.schema?.description,
+        description: p.description ?? p.schema?.description,
+        // OpenAPI puts a parameter's examples on the parameter, the several as named objects
+        ...(p.example !== undefined ? { example: p.example } : {}),
+        ...(p.examples ? { examples: Object.values(p.examples).map((e) => e.value) } : {}),
       },
     }
   for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))

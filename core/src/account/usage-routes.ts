@@ -14,6 +14,7 @@ const UsageQuery = Type.Object(
         maxLength: 64,
         description:
           'Start, inclusive: a UTC date (YYYY-MM-DD) or an ISO 8601 date-time; default the start of the current cycle',
+        examples: ['2026-11-01'],
       }),
     ),
     to: Type.Optional(
@@ -21,15 +22,20 @@ const UsageQuery = Type.Object(
         maxLength: 64,
         description:
           'End: a UTC date (YYYY-MM-DD, inclusive) or an ISO 8601 date-time (exclusive); default the end of the current cycle',
+        examples: ['2026-11-30'],
       }),
     ),
     granularity: Type.Optional(
       Type.Enum([...GRANULARITIES], {
         description: `Bucket size, default day; at most ${MAX_SPAN_DAYS.day} days of day buckets or ${MAX_SPAN_DAYS.hour} days of hour buckets`,
+        examples: ['hour'],
       }),
     ),
     group_by: Type.Optional(
-      Type.Enum([...GROUP_BYS], { description: 'Split every bucket by this dimension' }),
+      Type.Enum([...GROUP_BYS], {
+        description: 'Split every bucket by this dimension',
+        examples: ['template_id'],
+      }),
     ),
   },
   { additionalProperties: false },

@@ -17,7 +17,15 @@ const schema = {
     type: 'object',
     required: ['token'],
     // no pattern: a malformed token must answer 404 like a forged one, not 400
-    properties: { token: { type: 'string', description: "The signed token at the end of the file's URL." } },
+    properties: {
+      token: {
+        type: 'string',
+        description: "The signed token at the end of the file's URL.",
+        examples: [
+          'eyJrIjoid3NfMDFrYXozL3JuZF8wMWthejNtOHE0cjd0OXYydzV4Nnk4ejBhYi9pbnZvaWNlLnBkZiIsImMiOiJhcHBsaWNhdGlvbi9wZGYiLCJuIjoiaW52b2ljZS5wZGYiLCJkIjoiaSIsImUiOjE3NjcyMjU2MDB9.zKKhpP5oPTF6-rfiqqOUQi3m0UA1biBFJ0adnvV9RXk',
+        ],
+      },
+    },
   },
   response: {
     200: {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../kernel/config.ts'
 import type { Registries } from '../kernel/plugins/extension-points.ts'
+import { documentMethodNotAllowed } from './openapi-method-not-allowed.ts'
 import { documentProblemCodes } from './openapi-problem-codes.ts'
 import { fillPluginSlots } from './plugin-schema-slots.ts'
 
@@ -43,9 +44,12 @@ async function openApi(
     },
     hideUntagged: false,
     transformObject: (built) => {
-      const document = documentProblemCodes(
-        fillPluginSlots('openapiObject' in built ? built.openapiObject : built.swaggerObject, registries),
+      const filled = fillPluginSlots(
+        'openapiObject' in built ? built.openapiObject : built.swaggerObject,
+        registries,
       )
+      // the 405 every operation's path answers a wrong method with, before its codes are named
+      const document = documentProblemCodes(documentMethodNotAllowed(filled, app.routeInventory))
       // the events the service sends (OpenAPI 3.1 `webhooks`), from the features that send them
       return Object.keys(webhooks).length > 0 ? Object.assign(document, { webhooks }) : document
     },

@@ -6,7 +6,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify'
 
-function makeAjv(coerce: boolean): Ajv {
+/** The validator routes check requests with; tests check the document's examples with it too. */
+export function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes: coerce ? 'array' : false,

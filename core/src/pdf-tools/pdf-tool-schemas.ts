@@ -7,6 +7,10 @@ import { MAX_MERGE_SOURCES } from './pdf-tool-request.ts'
 // render option, taken from the one schema that defines them: the options schema the PDF output
 // plugin registered (core imports no plugin, decision 0036), read when the routes are built.
 
+/** A one-page blank A4 PDF (310 bytes): an example a client can send as it is. */
+const BLANK_PAGE_PDF =
+  'data:application/pdf;base64,JVBERi0xLjQKMSAwIG9iago8PC9UeXBlL0NhdGFsb2cvUGFnZXMgMiAwIFI+PgplbmRvYmoKMiAwIG9iago8PC9UeXBlL1BhZ2VzL0tpZHNbMyAwIFJdL0NvdW50IDE+PgplbmRvYmoKMyAwIG9iago8PC9UeXBlL1BhZ2UvUGFyZW50IDIgMCBSL01lZGlhQm94WzAgMCA1OTUgODQyXT4+CmVuZG9iagp4cmVmCjAgNAowMDAwMDAwMDAwIDY1NTM1IGYgCjAwMDAwMDAwMDkgMDAwMDAgbiAKMDAwMDAwMDA1NCAwMDAwMCBuIAowMDAwMDAwMTA1IDAwMDAwIG4gCnRyYWlsZXIKPDwvU2l6ZSA0L1Jvb3QgMSAwIFI+PgpzdGFydHhyZWYKMTcwCiUlRU9GCg=='
+
 export const PdfSourceSpecSchema = Type.Object(
   {
     url: Type.Optional(
@@ -22,6 +26,7 @@ export const PdfSourceSpecSchema = Type.Object(
         minLength: 1,
         maxLength: 100,
         description: 'A render of this workspace whose PDF to use (rnd_...).',
+        examples: ['rnd_01kaz3m8q4r7t9v2w5x6y8z0ab'],
       }),
     ),
     file_id: Type.Optional(
@@ -29,6 +34,7 @@ export const PdfSourceSpecSchema = Type.Object(
         minLength: 1,
         maxLength: 100,
         description: 'With `render_id`: which of its files (default its first PDF).',
+        examples: ['file_01kaz3p4q6r8s0t2v4w6x8y0za'],
       }),
     ),
     upload_id: Type.Optional(
@@ -43,6 +49,7 @@ export const PdfSourceSpecSchema = Type.Object(
       Type.String({
         minLength: 1,
         description: 'The PDF itself as a data: URI (data:application/pdf;base64,...).',
+        examples: [BLANK_PAGE_PDF],
       }),
     ),
   },
@@ -50,7 +57,7 @@ export const PdfSourceSpecSchema = Type.Object(
     additionalProperties: false,
     description:
       'A PDF to work on: exactly one of url, render_id (with file_id if it has several files), upload_id, data_uri.',
-    examples: [{ upload_id: 'upl_01hzy3' }],
+    examples: [{ upload_id: 'upl_01hzy3k2m5x8q9r0s1t2u3v4w5' }],
   },
 )
 
@@ -90,11 +97,15 @@ export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, 
         minItems: 2,
         maxItems: MAX_MERGE_SOURCES,
         description: `The PDFs to merge, in order (2 to ${MAX_MERGE_SOURCES}).`,
+        examples: [
+          [{ upload_id: 'upl_01hzy3k2m5x8q9r0s1t2u3v4w5' }, { url: 'https://example.com/terms.pdf' }],
+        ],
       }),
       bookmarks: Type.Optional(
         Type.Union([Type.Literal('filenames'), Type.Literal('none')], {
           description:
             '`filenames` adds a bookmark per source, named after its file; `none` (default) adds none.',
+          examples: ['filenames'],
         }),
       ),
     },
@@ -109,6 +120,7 @@ export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, 
         [90, 180, 270, -90, -180, -270].map((d) => Type.Literal(d)),
         {
           description: 'Clockwise turn in degrees (negative: anticlockwise).',
+          examples: [90],
         },
       ),
       pages: Type.Optional({ ...Pages('The pages to turn'), default: 'all' }),
@@ -130,12 +142,17 @@ export function toolFields(protect: TObject | undefined): Record<RoutedPdfTool, 
       zip: Type.Optional(
         Type.Boolean({
           description: 'Deliver the parts as one zip file instead of one file each (default false).',
+          examples: [true],
         }),
       ),
     },
     unlock: {
       source: PdfSourceSpecSchema,
-      password: Type.String({ maxLength: 1000, description: "The PDF's user or owner password." }),
+      password: Type.String({
+        maxLength: 1000,
+        description: "The PDF's user or owner password.",
+        examples: ['open-sesame'],
+      }),
     },
   }
 }

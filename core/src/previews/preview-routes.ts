@@ -21,17 +21,20 @@ const Content = Nullable(
   Type.Record(Type.String(), Type.Unknown(), {
     description:
       "Template content to preview (the content fields of `template_type`); with `template_id`, its fields replace the template's.",
+    examples: [{ html: '<h1>Invoice {{ number }}</h1>', css: 'h1 { color: navy }' }],
   }),
 )
 const Data = Nullable(
   Type.Record(Type.String(), Type.Unknown(), {
     description: "The data to render with (default: the template's default dataset or sample data).",
+    examples: [{ number: '2026-0042', customer: { name: 'Ada Lovelace' } }],
   }),
 )
 const TemplateId = Type.Optional(
   Type.String({
     maxLength: 100,
     description: 'A stored template to preview (tpl_...); or send `template_type` and `content`.',
+    examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
   }),
 )
 
@@ -40,28 +43,43 @@ const HtmlPreviewBody = Type.Object(
     content: Content,
     data: Data,
     head: Type.Optional(
-      Type.String({ maxLength: 200_000, description: "Markup added to the page's <head>." }),
+      Type.String({
+        maxLength: 200_000,
+        description: "Markup added to the page's <head>.",
+        examples: ['<link rel="stylesheet" href="https://example.com/brand.css">'],
+      }),
     ),
     html: Type.Optional(
-      Type.String({ maxLength: 2_000_000, description: 'Liquid HTML, instead of `content.html`.' }),
+      Type.String({
+        maxLength: 2_000_000,
+        description: 'Liquid HTML, instead of `content.html`.',
+        examples: ['<h1>Invoice {{ number }}</h1>'],
+      }),
     ),
     markdown: Type.Optional(
-      Type.String({ maxLength: 2_000_000, description: 'Liquid Markdown, instead of `content.markdown`.' }),
+      Type.String({
+        maxLength: 2_000_000,
+        description: 'Liquid Markdown, instead of `content.markdown`.',
+        examples: ['# Hello {{ customer.name }}'],
+      }),
     ),
     partials: Type.Optional(
       Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2_000_000 }), {
         description: 'Named Liquid partials for `include` and `render`, by name.',
+        examples: [{ address: '<address>{{ customer.address }}</address>' }],
       }),
     ),
     strict_undefined: Type.Optional(
       Type.Boolean({
         description: 'Fail on a variable the data does not have, instead of printing nothing.',
+        examples: [true],
       }),
     ),
     template_id: TemplateId,
     template_type: Type.Optional(
       Type.Union([Type.Literal('pdf_code'), Type.Literal('pdf_markdown')], {
         description: 'The kind of content sent, without `template_id`.',
+        examples: ['pdf_markdown'],
       }),
     ),
   },
@@ -73,7 +91,10 @@ const RenderPreviewBody = Type.Object(
     content: Content,
     data: Data,
     engine: Nullable(
-      Type.String({ description: "The rendering engine to use (default: the installation's)." }),
+      Type.String({
+        description: "The rendering engine to use (default: the installation's).",
+        examples: ['chromium'],
+      }),
     ),
     output: Nullable(
       Type.Object(
@@ -84,6 +105,7 @@ const RenderPreviewBody = Type.Object(
               {
                 description:
                   'The format: pdf for a PDF preview, png (default), jpeg or webp for an image one.',
+                examples: ['pdf'],
               },
             ),
           ),
@@ -101,6 +123,7 @@ const RenderPreviewBody = Type.Object(
     version: Type.Optional({
       ...TemplateVersionSchema,
       description: 'Which version of `template_id` (default `draft`).',
+      examples: ['draft', 3],
     }),
   },
   { additionalProperties: false },

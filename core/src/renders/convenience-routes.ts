@@ -28,6 +28,7 @@ const inputField = (type: string, field: string, schema: TSchema) =>
 const ImageFormat = Type.Optional(
   Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')], {
     description: 'The image format (default png).',
+    examples: ['webp'],
   }),
 )
 const Templating = (type: string) =>

@@ -18,38 +18,56 @@ const STATUSES: RenderStatus[] = ['queued', 'processing', 'succeeded', 'failed',
 
 const ListQuery = Type.Object(
   {
-    cursor: Type.Optional(Cursor),
+    cursor: Type.Optional(Cursor('rnd_01kaz3m8q4r7t9v2w5x6y8z0ab')),
     limit: Type.Optional(Limit),
-    batch_id: Type.Optional(Type.String({ maxLength: 100, description: 'Only renders of this batch.' })),
+    batch_id: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'Only renders of this batch.',
+        examples: ['bat_01kaz3t6v8w0x2y4z6a8b0c2de'],
+      }),
+    ),
     'created[gte]': Type.Optional(
       Type.String({
         format: 'date-time',
         description: 'Only renders created at or after this ISO 8601 time.',
+        examples: ['2026-11-01T00:00:00Z'],
       }),
     ),
     'created[lte]': Type.Optional(
       Type.String({
         format: 'date-time',
         description: 'Only renders created at or before this ISO 8601 time.',
+        examples: ['2026-11-30T23:59:59Z'],
       }),
     ),
     input_type: Type.Optional(
       Type.String({
         maxLength: 40,
         description: 'Only renders of this input type (html, url, markdown, template...).',
+        examples: ['template'],
       }),
     ),
     output_format: Type.Optional(
       Type.String({
         maxLength: 10,
         description: 'Only renders of this output format (pdf, png, jpeg, webp, html).',
+        examples: ['pdf'],
       }),
     ),
     reference: Type.Optional(
-      Type.String({ maxLength: 500, description: 'Only renders with this `reference`.' }),
+      Type.String({
+        maxLength: 500,
+        description: 'Only renders with this `reference`.',
+        examples: ['invoice-2026-0042'],
+      }),
     ),
     source: Type.Optional(
-      Type.String({ maxLength: 40, description: 'Only renders made this way: `api` or `preview`.' }),
+      Type.String({
+        maxLength: 40,
+        description: 'Only renders made this way: `api` or `preview`.',
+        examples: ['preview'],
+      }),
     ),
     status: Type.Optional(
       Type.Union([Type.String(), Type.Array(Type.String())], {
@@ -58,11 +76,16 @@ const ListQuery = Type.Object(
       }),
     ),
     template_id: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Only renders of this template.' }),
+      Type.String({
+        maxLength: 100,
+        description: 'Only renders of this template.',
+        examples: ['tpl_01hzy3k2m5x8q9r0s1t2u3v4w5'],
+      }),
     ),
     test: Type.Optional(
       Type.Boolean({
         description: 'Only test renders (true) or live ones (false); a key sees only its own mode.',
+        examples: [false],
       }),
     ),
   },
@@ -246,11 +269,13 @@ export async function renderRoutes(
           download: Type.Optional(
             Type.Boolean({
               description: 'Ask the browser to save the file (attachment) rather than show it.',
+              examples: [true],
             }),
           ),
           inline: Type.Optional(
             Type.Boolean({
               description: 'Send the file in this response instead of redirecting to a signed URL.',
+              examples: [true],
             }),
           ),
         }),

@@ -22,11 +22,20 @@ export const DeliverySpec = Type.Union(
     DeliveryType,
     Type.Object(
       {
-        type: { ...DeliveryType, description: 'How the files reach you; as the short form.' },
+        type: {
+          ...DeliveryType,
+          description: 'How the files reach you; as the short form.',
+          examples: ['url'],
+        },
         email: Type.Optional(
           Type.Array(
             Type.Object(
-              { rule_id: Type.String({ description: 'Id of the workspace email rule to send with.' }) },
+              {
+                rule_id: Type.String({
+                  description: 'Id of the workspace email rule to send with.',
+                  examples: ['emr_01kaz3m8q4r7t9v2w5x6y8z0ab'],
+                }),
+              },
               { additionalProperties: true },
             ),
             {
@@ -39,6 +48,8 @@ export const DeliverySpec = Type.Union(
           Type.Array(Type.Object({}, { additionalProperties: true }), {
             description:
               'Storage destinations to upload the files to. Storage delivery is not available on this installation yet: a list with destinations is refused (400).',
+            // the only list taken until storage delivery lands
+            examples: [[]],
           }),
         ),
       },
@@ -61,6 +72,7 @@ export const WebhookSpec = Type.Union(
           minLength: 1,
           maxLength: 2048,
           description: "Where the render's events are POSTed, signed with the default endpoint's secret.",
+          examples: ['https://example.com/hooks/docsvc'],
         }),
         events: Type.Optional(
           Type.Array(Type.String(), {
@@ -88,6 +100,7 @@ export const WebhookSpec = Type.Union(
 export const EinvoiceNotYet = Type.Optional(
   Type.Null({
     description: 'E-invoice embedding is not available on this installation yet: only null is accepted.',
+    examples: [null],
   }),
 )
 
@@ -109,6 +122,7 @@ export const OutputFormatSchema = Type.Union(
   {
     description:
       "The file to make: `pdf`, an image (`png`, `jpeg`, `webp`) or the page's `html` after its scripts ran.",
+    examples: ['png'],
   },
 )
 
@@ -118,11 +132,13 @@ export const SharedRenderFields = {
     Type.Union([Type.Literal('sync'), Type.Literal('async')], {
       description:
         "Default `sync`: waits for the render (up to the plan's sync timeout, then answers 202 as `async` does); `async` answers 202 at once and you poll GET /v1/renders/{id} or get a webhook.",
+      examples: ['async'],
     }),
   ),
   priority: Type.Optional(
     Type.Union([Type.Literal('normal'), Type.Literal('low')], {
       description: 'Default `normal`; `low` renders wait for the `normal` ones queued before them.',
+      examples: ['low'],
     }),
   ),
   reference: Type.Optional(
@@ -136,12 +152,14 @@ export const SharedRenderFields = {
     Type.Union([Type.Boolean(), Type.Null()], {
       description:
         'A free, watermarked test render. Test keys (doc_test_...) always make test renders; `true` with a live key answers 403 test_key_required.',
+      examples: [true],
     }),
   ),
   timeout_behavior: Type.Optional(
     Type.Union([Type.Literal('continue'), Type.Literal('cancel')], {
       description:
         'Default `continue`. When a sync render outlasts the sync timeout: `continue` answers 202 and keeps rendering; `cancel` stops it and answers 408.',
+      examples: ['cancel'],
     }),
   ),
   webhook: Type.Optional(WebhookSpec),
@@ -191,6 +209,7 @@ export const ConvenienceFields = {
     Type.Union([Type.Boolean(), Type.Null()], {
       description:
         'Keep a copy of the files to download later (default true); false deletes it once delivered.',
+      examples: [false],
     }),
   ),
   retention_days: Type.Optional(
@@ -215,6 +234,7 @@ export const TemplateVersionSchema = Type.Union(
   [Type.Literal('live'), Type.Literal('draft'), Type.Integer({ minimum: 1 })],
   {
     description: 'Default `live` (the published version), `draft` (test keys only) or a version number.',
+    examples: ['live', 3],
   },
 )
 export const TemplateInputSchema = Type.Object(
@@ -232,6 +252,7 @@ export const TemplateInputSchema = Type.Object(
         minLength: 1,
         maxLength: 100,
         description: 'A saved dataset of the template (ds_...) to render with, instead of `data`.',
+        examples: ['ds_01kaz3n2b7c9d4f6g8h1j3k5m7'],
       }),
     ),
   },
@@ -295,5 +316,9 @@ const RenderId = Type.String({
 export const RenderIdParams = Type.Object({ render_id: RenderId })
 export const RenderFileParams = Type.Object({
   render_id: RenderId,
-  file_id: Type.String({ maxLength: 100, description: "One of the render's files (file_...)." }),
+  file_id: Type.String({
+    maxLength: 100,
+    description: "One of the render's files (file_...).",
+    examples: ['file_01kaz3p4q6r8s0t2v4w6x8y0za'],
+  }),
 })

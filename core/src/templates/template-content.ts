@@ -10,20 +10,36 @@ import type { TemplateContent, TemplateType } from './template.ts'
 // The content fields of each template type (DESIGN.md §10). Options objects (`pdf`) are checked
 // against the output plugin's schema when a render uses them, not here.
 
-const Source = (description: string) => Type.String({ maxLength: 2_000_000, description })
+const Source = (description: string, example: string) =>
+  Type.String({ maxLength: 2_000_000, description, examples: [example] })
 const Partials = Type.Record(
   Type.String({ pattern: '^[A-Za-z0-9_./-]{1,100}$' }),
-  Source("A partial's Liquid source."),
-  { maxProperties: 100, description: 'Named Liquid partials for `include` and `render`, at most 100.' },
+  Source("A partial's Liquid source.", '<address>{{ customer.address }}</address>'),
+  {
+    maxProperties: 100,
+    description: 'Named Liquid partials for `include` and `render`, at most 100.',
+    examples: [{ address: '<address>{{ customer.address }}</address>' }],
+  },
 )
-const HeaderHtml = Source('HTML printed at the top of every page, with Liquid; as `pdf.header_html`.')
-const FooterHtml = Source('HTML printed at the bottom of every page, with Liquid; as `pdf.footer_html`.')
-const Css = Source('CSS for the document.')
+const HeaderHtml = Source(
+  'HTML printed at the top of every page, with Liquid; as `pdf.header_html`.',
+  '<div style="font-size:10px; width:100%; text-align:right">Invoice {{ number }}</div>',
+)
+const FooterHtml = Source(
+  'HTML printed at the bottom of every page, with Liquid; as `pdf.footer_html`.',
+  '<div style="font-size:10px; width:100%; text-align:center"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+)
+const Css = Source('CSS for the document.', 'body { font-family: sans-serif } h1 { color: navy }')
 
 export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
   pdf_code: Type.Object(
     {
-      html: Type.Optional(Source("The document as Liquid HTML, rendered with the render's data.")),
+      html: Type.Optional(
+        Source(
+          "The document as Liquid HTML, rendered with the render's data.",
+          '<h1>Invoice {{ number }}</h1>{% for line in lines %}<p>{{ line.text }}</p>{% endfor %}',
+        ),
+      ),
       css: Type.Optional(Css),
       header_html: Type.Optional(HeaderHtml),
       footer_html: Type.Optional(FooterHtml),
@@ -36,13 +52,19 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
   ),
   pdf_markdown: Type.Object(
     {
-      markdown: Type.Optional(Source("The document as Liquid Markdown, rendered with the render's data.")),
+      markdown: Type.Optional(
+        Source(
+          "The document as Liquid Markdown, rendered with the render's data.",
+          '# Report for {{ customer.name }}\n\n{% for item in items %}- {{ item }}\n{% endfor %}',
+        ),
+      ),
       css: Type.Optional(Css),
       theme: Type.Optional(
         Type.Union(
           ['default', 'github', 'academic', 'minimal', 'none'].map((t) => Type.Literal(t)),
           {
             description: 'Built-in styles for the Markdown (default `default`; `none` adds no CSS).',
+            examples: ['academic'],
           },
         ),
       ),
@@ -57,8 +79,12 @@ export const CONTENT_SCHEMAS: Record<TemplateType, TObject> = {
   ),
   image_canvas: Type.Object(
     {
-      width: Type.Optional(Type.Integer({ minimum: 1, description: 'Image width in pixels.' })),
-      height: Type.Optional(Type.Integer({ minimum: 1, description: 'Image height in pixels.' })),
+      width: Type.Optional(
+        Type.Integer({ minimum: 1, description: 'Image width in pixels.', examples: [1200] }),
+      ),
+      height: Type.Optional(
+        Type.Integer({ minimum: 1, description: 'Image height in pixels.', examples: [630] }),
+      ),
       background: Type.Optional(
         Type.String({
           maxLength: 2048,

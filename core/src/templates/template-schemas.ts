@@ -12,6 +12,7 @@ export const TemplateTypeSchema = Type.Union(
   {
     description:
       '`pdf_code`: HTML and CSS with Liquid; `pdf_markdown`: Markdown with Liquid; `image_canvas`: layers drawn into an image.',
+    examples: ['pdf_code'],
   },
 )
 const JsonObject = Type.Record(Type.String(), Type.Unknown())
@@ -52,6 +53,7 @@ export const CreateTemplateBody = Type.Object(
     description: Type.Optional(
       Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
         description: 'What the template is for.',
+        examples: ['Monthly invoice sent to customers'],
       }),
     ),
     content: Type.Optional(
@@ -67,7 +69,11 @@ export const CreateTemplateBody = Type.Object(
 
 export const DraftBody = Type.Object(
   {
-    revision: Type.Integer({ minimum: 1, description: 'the draft revision this replacement is based on' }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'the draft revision this replacement is based on',
+      examples: [4],
+    }),
     content: Content("The whole new content of the draft, by the template's type."),
     data_schema: DataSchema,
     sample_data: SampleData,
@@ -81,10 +87,11 @@ export const PublishBody = Type.Union([
       notes: Type.Optional(
         Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
           description: 'What changed, kept with the version.',
+          examples: ['New logo in the header'],
         }),
       ),
       revision: Type.Optional(
-        Type.Integer({ minimum: 1, description: 'publish only if the draft is still at it' }),
+        Type.Integer({ minimum: 1, description: 'publish only if the draft is still at it', examples: [4] }),
       ),
     },
     { additionalProperties: false },
@@ -94,17 +101,21 @@ export const PublishBody = Type.Union([
 
 export const VersionRefSchema = Type.Union(
   [Type.Integer({ minimum: 1 }), Type.String({ pattern: '^tv_[0-9a-z]{20,40}$' })],
-  { description: 'A version number or a version id (tv_...).' },
+  { description: 'A version number or a version id (tv_...).', examples: [2] },
 )
 
 export const RollbackBody = Type.Object({ version: VersionRefSchema }, { additionalProperties: false })
 
 export const ListTemplatesQuery = Type.Object(
   {
-    cursor: Type.Optional(Cursor),
+    cursor: Type.Optional(Cursor('tpl_01kaz3r6s8t0v2w4x6y8z0a2bc')),
     limit: Type.Optional(Limit),
     q: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Only templates whose name contains this text.' }),
+      Type.String({
+        maxLength: 200,
+        description: 'Only templates whose name contains this text.',
+        examples: ['invoice'],
+      }),
     ),
     type: Type.Optional(TemplateTypeSchema),
   },
@@ -113,7 +124,7 @@ export const ListTemplatesQuery = Type.Object(
 
 export const ListVersionsQuery = Type.Object(
   {
-    cursor: Type.Optional({ ...Cursor, pattern: '^\\d+$' }),
+    cursor: Type.Optional({ ...Cursor('3'), pattern: '^\\d+$' }),
     limit: Type.Optional(Limit),
   },
   { additionalProperties: false },
@@ -128,7 +139,10 @@ export const SchemaQuery = Type.Object(
           Type.Literal('draft'),
           Type.String({ pattern: '^(\\d+|tv_[0-9a-z]{20,40})$' }),
         ],
-        { description: '`live` (default), `draft`, a version number or a version id (tv_...).' },
+        {
+          description: '`live` (default), `draft`, a version number or a version id (tv_...).',
+          examples: ['draft', '3'],
+        },
       ),
     ),
   },
@@ -139,11 +153,19 @@ export const SchemaQuery = Type.Object(
 export const TemplateParams = Type.Object({ template_id: TemplateId })
 export const VersionParams = Type.Object({
   template_id: TemplateId,
-  number: Type.String({ maxLength: 100, description: 'A version number or a version id (tv_...).' }),
+  number: Type.String({
+    maxLength: 100,
+    description: 'A version number or a version id (tv_...).',
+    examples: ['3', 'tv_01kaz3q8r2s4t6v8w0x2y4z6ab'],
+  }),
 })
 export const DatasetParams = Type.Object({
   template_id: TemplateId,
-  dataset_id: Type.String({ maxLength: 100, description: 'The dataset (ds_...).' }),
+  dataset_id: Type.String({
+    maxLength: 100,
+    description: 'The dataset (ds_...).',
+    examples: ['ds_01kaz3n2b7c9d4f6g8h1j3k5m7'],
+  }),
 })
 
 export const DatasetBody = Type.Object(
@@ -159,7 +181,10 @@ export const DatasetBody = Type.Object(
       examples: [{ name: 'Ada' }],
     }),
     is_default: Type.Optional(
-      Type.Boolean({ description: "Make it the template's default dataset (default false)." }),
+      Type.Boolean({
+        description: "Make it the template's default dataset (default false).",
+        examples: [true],
+      }),
     ),
   },
   { additionalProperties: false },

@@ -16,6 +16,8 @@ const UploadForm = Type.Object(
     file: Type.String({
       format: 'binary',
       description: 'The file: a PDF, or CSV text. Its name and type are kept with the upload.',
+      // a whole CSV file: the one kind of file an example can show as text
+      examples: ['name,total\nAda,42.50\n'],
     }),
   },
   { required: ['file'], additionalProperties: false },

@@ -14,6 +14,7 @@ export const TestableEventTypeSchema = Type.Union(
   DELIVERED_EVENT_TYPES.map((t) => Type.Literal(t)),
   {
     description: 'The event type whose sample to send.',
+    examples: ['render.succeeded'],
   },
 )
 
@@ -33,18 +34,23 @@ const endpointFields = {
   }),
   description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
     description: 'What the endpoint is for.',
+    examples: ['Billing system: marks invoices as sent'],
   }),
-  enabled: Type.Boolean({ description: 'false pauses deliveries (default true).' }),
+  enabled: Type.Boolean({ description: 'false pauses deliveries (default true).', examples: [false] }),
   is_default: Type.Boolean({
     description:
       'Receives the events of renders that carry no inline webhook, and its secret signs inline deliveries.',
+    examples: [true],
   }),
   template_ids: Type.Union(
     [
       Type.Array(Type.String({ pattern: '^tpl_[0-9a-z]{20,40}$' }), { maxItems: 100, uniqueItems: true }),
       Type.Null(),
     ],
-    { description: 'Only events of renders of these templates; null: every render.' },
+    {
+      description: 'Only events of renders of these templates; null: every render.',
+      examples: [['tpl_01hzy3k2m5x8q9r0s1t2v4w5x6']],
+    },
   ),
   headers: Type.Record(Type.String(), Type.String({ maxLength: 1000 }), {
     maxProperties: 10,
@@ -78,6 +84,7 @@ export const RollSecretBody = Type.Object(
         maximum: 7 * 86_400,
         default: 86_400,
         description: 'seconds the previous secret keeps signing; 0 ends it now',
+        examples: [3600],
       }),
     ),
   },
@@ -86,24 +93,36 @@ export const RollSecretBody = Type.Object(
 
 export const TestEventBody = Type.Object({ event: TestableEventTypeSchema }, { additionalProperties: false })
 
-const EndpointId = Type.String({ maxLength: 100, description: 'The webhook endpoint (whe_...).' })
+const EndpointId = Type.String({
+  maxLength: 100,
+  description: 'The webhook endpoint (whe_...).',
+  examples: ['whe_01kaz3u0v2w4x6y8z0a2b4c6de'],
+})
 export const EndpointParams = Type.Object({ endpoint_id: EndpointId })
 export const DeliveryParams = Type.Object({
-  delivery_id: Type.String({ maxLength: 100, description: 'The delivery (whd_...).' }),
+  delivery_id: Type.String({
+    maxLength: 100,
+    description: 'The delivery (whd_...).',
+    examples: ['whd_01kaz3s2t4v6w8x0y2z4a6b8cd'],
+  }),
 })
 
 export const DeliveryListQuery = Type.Object(
   {
-    cursor: Type.Optional(Cursor),
+    cursor: Type.Optional(Cursor('whd_01kaz3s2t4v6w8x0y2z4a6b8cd')),
     limit: Type.Optional(Limit),
     endpoint_id: Type.Optional({ ...EndpointId, description: 'Only deliveries to this endpoint.' }),
     render_id: Type.Optional(
-      Type.String({ maxLength: 100, description: "Only deliveries of this render's events." }),
+      Type.String({
+        maxLength: 100,
+        description: "Only deliveries of this render's events.",
+        examples: ['rnd_01kaz3m8q4r7t9v2w5x6y8z0ab'],
+      }),
     ),
     status: Type.Optional(
       Type.Union(
         DELIVERY_STATUSES.map((s) => Type.Literal(s)),
-        { description: 'Only deliveries in this state.' },
+        { description: 'Only deliveries in this state.', examples: ['failed'] },
       ),
     ),
   },

@@ -14,6 +14,7 @@ export const ImageOptionsSchema = Type.Object(
         minimum: 1,
         maximum: MAX_IMAGE_SIDE,
         description: `Width of the browser window in CSS pixels (default ${DEFAULT_VIEWPORT.width}).`,
+        examples: [1200],
       }),
     ),
     height: Type.Optional(
@@ -21,6 +22,7 @@ export const ImageOptionsSchema = Type.Object(
         minimum: 1,
         maximum: MAX_IMAGE_SIDE,
         description: `Height of the browser window in CSS pixels (default ${DEFAULT_VIEWPORT.height}); the image's, unless \`full_page\`.`,
+        examples: [630],
       }),
     ),
     device_scale_factor: Type.Optional(
@@ -33,7 +35,10 @@ export const ImageOptionsSchema = Type.Object(
       }),
     ),
     full_page: Type.Optional(
-      Type.Boolean({ description: 'Capture the whole page, not only the window (default false).' }),
+      Type.Boolean({
+        description: 'Capture the whole page, not only the window (default false).',
+        examples: [true],
+      }),
     ),
     selector: Type.Optional(
       Type.String({
@@ -46,17 +51,27 @@ export const ImageOptionsSchema = Type.Object(
     clip: Type.Optional(
       Type.Object(
         {
-          x: Type.Number({ minimum: 0, description: "Left edge, CSS pixels from the page's left." }),
-          y: Type.Number({ minimum: 0, description: "Top edge, CSS pixels from the page's top." }),
+          x: Type.Number({
+            minimum: 0,
+            description: "Left edge, CSS pixels from the page's left.",
+            examples: [0],
+          }),
+          y: Type.Number({
+            minimum: 0,
+            description: "Top edge, CSS pixels from the page's top.",
+            examples: [120],
+          }),
           width: Type.Number({
             exclusiveMinimum: 0,
             maximum: MAX_IMAGE_SIDE,
             description: 'Width in CSS pixels.',
+            examples: [800],
           }),
           height: Type.Number({
             exclusiveMinimum: 0,
             maximum: MAX_IMAGE_SIDE,
             description: 'Height in CSS pixels.',
+            examples: [400],
           }),
         },
         {
@@ -76,6 +91,7 @@ export const ImageOptionsSchema = Type.Object(
     transparent: Type.Optional(
       Type.Boolean({
         description: 'A transparent background where the page has none, PNG and WebP (default false).',
+        examples: [true],
       }),
     ),
     locale: Type.Optional(LocaleSchema),

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
 
-const Length = (description: string) =>
+const Length = (description: string, example: string) =>
   Type.Union(
     [
       Type.Number({ minimum: 0 }),
@@ -14,7 +14,7 @@ const Length = (description: string) =>
     ],
     {
       description: `${description} CSS pixels as a number, or a string with px, in, cm or mm.`,
-      examples: ['20mm'],
+      examples: [example],
     },
   )
 
@@ -27,17 +27,22 @@ export const DEFAULT_MARGIN = '1cm'
 const LIQUID_NOTE =
   "With templating: true on inline HTML or Markdown it is Liquid filled from the render's data (a template's own header and footer always are)."
 
-const Password = (description: string) =>
-  Type.Union([Type.String({ maxLength: 127 }), Type.Null()], { description })
+const Password = (description: string, example: string) =>
+  Type.Union([Type.String({ maxLength: 127 }), Type.Null()], { description, examples: [example] })
 const Allowed = (what: string) =>
-  Type.Optional(Type.Boolean({ description: `Whether the reader may ${what} (default true).` }))
+  Type.Optional(
+    Type.Boolean({ description: `Whether the reader may ${what} (default true).`, examples: [false] }),
+  )
 
 /** `pdf.protect` and the protect tool (SPEC 4.4): AES-256 with a user and/or owner password. */
 const Protect = Type.Object(
   {
-    user_password: Type.Optional(Password('Needed to open the PDF.')),
+    user_password: Type.Optional(Password('Needed to open the PDF.', 'open-sesame')),
     owner_password: Type.Optional(
-      Password('Needed to change the permissions; readers without it get only those allowed.'),
+      Password(
+        'Needed to change the permissions; readers without it get only those allowed.',
+        'owner-7f3a9c',
+      ),
     ),
     permissions: Type.Optional(
       Type.Union(
@@ -56,7 +61,10 @@ const Protect = Type.Object(
           ),
           Type.Null(),
         ],
-        { description: 'What a reader without the owner password may do.' },
+        {
+          description: 'What a reader without the owner password may do.',
+          examples: [{ print: true, copy: false, modify: false }],
+        },
       ),
     ),
   },
@@ -87,6 +95,7 @@ const Attachment = Type.Object(
       Type.String({
         minLength: 1,
         description: 'The file as a data: URI (base64). Send `url` or `data_uri`.',
+        examples: ['data:text/csv;base64,bmFtZSx0b3RhbApBZGEsNDIuNTAK'],
       }),
     ),
     mime_type: Type.Optional(
@@ -98,13 +107,18 @@ const Attachment = Type.Object(
       }),
     ),
     description: Type.Optional(
-      Type.String({ maxLength: 1000, description: 'Shown by PDF readers next to the file.' }),
+      Type.String({
+        maxLength: 1000,
+        description: 'Shown by PDF readers next to the file.',
+        examples: ['The invoice lines as CSV'],
+      }),
     ),
     relationship: Type.Optional(
       Type.Union(
         ['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'].map((r) => Type.Literal(r)),
         {
           description: 'How the file relates to the document (PDF/A-3 AFRelationship; default Unspecified).',
+          examples: ['Data'],
         },
       ),
     ),
@@ -125,19 +139,24 @@ export const PdfOptionsSchema = Type.Object(
           Type.Literal('Legal'),
           Type.Literal('Tabloid'),
         ],
-        { description: 'Paper size (default A4); ignored when `width` or `height` is given.' },
+        {
+          description: 'Paper size (default A4); ignored when `width` or `height` is given.',
+          examples: ['Letter'],
+        },
       ),
     ),
-    width: Type.Optional(Length('Paper width, instead of `format`.')),
-    height: Type.Optional(Length('Paper height, instead of `format`.')),
-    landscape: Type.Optional(Type.Boolean({ description: 'Turn the paper sideways (default false).' })),
+    width: Type.Optional(Length('Paper width, instead of `format`.', '210mm')),
+    height: Type.Optional(Length('Paper height, instead of `format`.', '297mm')),
+    landscape: Type.Optional(
+      Type.Boolean({ description: 'Turn the paper sideways (default false).', examples: [true] }),
+    ),
     margin: Type.Optional(
       Type.Object(
         {
-          top: Type.Optional(Length('Top margin; the header prints in it.')),
-          right: Type.Optional(Length('Right margin.')),
-          bottom: Type.Optional(Length('Bottom margin; the footer prints in it.')),
-          left: Type.Optional(Length('Left margin.')),
+          top: Type.Optional(Length('Top margin; the header prints in it.', '25mm')),
+          right: Type.Optional(Length('Right margin.', '20mm')),
+          bottom: Type.Optional(Length('Bottom margin; the footer prints in it.', '25mm')),
+          left: Type.Optional(Length('Left margin.', '20mm')),
         },
         {
           additionalProperties: false,
@@ -150,7 +169,7 @@ export const PdfOptionsSchema = Type.Object(
       ),
     ),
     print_background: Type.Optional(
-      Type.Boolean({ default: true, description: 'Print background colours and images.' }),
+      Type.Boolean({ default: true, description: 'Print background colours and images.', examples: [false] }),
     ),
     scale: Type.Optional(
       Type.Number({
@@ -187,14 +206,19 @@ export const PdfOptionsSchema = Type.Object(
     prefer_css_page_size: Type.Optional(
       Type.Boolean({
         description: "Use the page size of the document's CSS `@page` rule over `format` (default false).",
+        examples: [true],
       }),
     ),
     tagged: Type.Optional(
-      Type.Boolean({ description: 'Make a tagged (accessible) PDF with a structure tree.' }),
+      Type.Boolean({
+        description: 'Make a tagged (accessible) PDF with a structure tree.',
+        examples: [true],
+      }),
     ),
     outline: Type.Optional(
       Type.Boolean({
         description: "Add bookmarks from the document's headings; makes the PDF tagged (default false).",
+        examples: [true],
       }),
     ),
     locale: Type.Optional(LocaleSchema),
@@ -203,11 +227,13 @@ export const PdfOptionsSchema = Type.Object(
       Type.Union([Type.Literal('2b'), Type.Literal('3b')], {
         description:
           "Make an archival PDF/A-2b or PDF/A-3b; its validation report is in the render's `result`.",
+        examples: ['3b'],
       }),
     ),
     pdfua: Type.Optional(
       Type.Boolean({
         description: 'Make an accessible PDF/UA-1 document (Growth plan and up); its report is in `result`.',
+        examples: [true],
       }),
     ),
     attachments: Type.Optional(

@@ -19,7 +19,9 @@ export const HtmlInputSchema = Type.Object(
         examples: ['<style>body { font-family: sans-serif }</style>'],
       }),
     ),
-    templating: nullable(Type.Boolean({ description: 'render `html` and `head` as Liquid with `data`' })),
+    templating: nullable(
+      Type.Boolean({ description: 'render `html` and `head` as Liquid with `data`', examples: [true] }),
+    ),
     base_url: nullable(
       Type.String({
         maxLength: 2048,

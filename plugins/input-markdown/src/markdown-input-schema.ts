@@ -16,12 +16,20 @@ export const MarkdownInputSchema = Type.Object(
       Type.String({ description: 'extra CSS, applied after the theme', examples: ['h1 { color: navy }'] }),
     ),
     theme: nullable(
-      Type.Enum([...MARKDOWN_THEMES], { description: 'default `default`; `none` adds no CSS' }),
+      Type.Enum([...MARKDOWN_THEMES], {
+        description: 'default `default`; `none` adds no CSS',
+        examples: ['github'],
+      }),
     ),
     allow_raw_html: nullable(
-      Type.Boolean({ description: 'keep raw HTML in the Markdown (default false: it is dropped)' }),
+      Type.Boolean({
+        description: 'keep raw HTML in the Markdown (default false: it is dropped)',
+        examples: [true],
+      }),
     ),
-    templating: nullable(Type.Boolean({ description: 'render the Markdown as Liquid with `data` first' })),
+    templating: nullable(
+      Type.Boolean({ description: 'render the Markdown as Liquid with `data` first', examples: [true] }),
+    ),
     wait: nullable(WaitOptionsSchema),
   },
   { additionalProperties: false },

@@ -38,8 +38,14 @@ export const HttpOptionsSchema = Type.Object(
             maxLength: 256,
             pattern: '^[^:\\r\\n\\u0000]*$',
             description: 'User name (no colon).',
+            examples: ['reports'],
           }),
-          password: Type.String({ maxLength: 1024, pattern: NO_LINE_BREAKS, description: 'Password.' }),
+          password: Type.String({
+            maxLength: 1024,
+            pattern: NO_LINE_BREAKS,
+            description: 'Password.',
+            examples: ['s3cret-passphrase'],
+          }),
         },
         { additionalProperties: false, description: "HTTP Basic credentials sent to the page's site." },
       ),
@@ -61,17 +67,23 @@ export const HttpOptionsSchema = Type.Object(
       Type.Array(
         Type.Object(
           {
-            name: Type.String({ pattern: `^${TOKEN}{1,256}$`, description: 'Cookie name.' }),
+            name: Type.String({
+              pattern: `^${TOKEN}{1,256}$`,
+              description: 'Cookie name.',
+              examples: ['session'],
+            }),
             value: Type.String({
               maxLength: 4096,
               pattern: '^[^;\\r\\n\\u0000]*$',
               description: 'Cookie value.',
+              examples: ['d41d8cd98f00b204'],
             }),
             domain: Type.Optional(
               Type.String({
                 maxLength: 253,
                 pattern: '^\\.?[A-Za-z0-9.-]+$',
                 description: "Domain the cookie is sent to (default: the page's host).",
+                examples: ['.example.com'],
               }),
             ),
             path: Type.Optional(
@@ -79,6 +91,7 @@ export const HttpOptionsSchema = Type.Object(
                 maxLength: 1024,
                 pattern: '^/[^;\\r\\n\\u0000]*$',
                 description: 'Path the cookie is sent to (default /).',
+                examples: ['/reports'],
               }),
             ),
           },
