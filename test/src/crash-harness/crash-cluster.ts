@@ -77,7 +77,7 @@ export class CrashCluster {
   readonly baseUrl: string
   /** every API's URL, in the order of `processes` */
   readonly baseUrls: string[]
-  /** every process of the installation; `api` first */
+  /** every process of the installation; the API (the first `serve`) first */
   readonly processes: ServiceProcess[]
   readonly env: Record<string, string>
   readonly tls: { key: Buffer; cert: Buffer }
