@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { migrateToLatest, openDatabase } from '@docsvc/core'
+import { createKernel, type Kernel, loadConfig, migrateToLatest, openDatabase } from '@docsvc/core'
 import { createPgSchema, TEST_DATABASE_URL } from '@docsvc/core/testing'
 
 // Helpers for tests that run the real `docsvc` binary, the way an operator does.
@@ -45,6 +45,20 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+/** An API kernel on a command's database, to see what a command's result means to a client. */
+export async function withApiKernel<T>(
+  env: Record<string, string>,
+  fn: (kernel: Kernel) => Promise<T>,
+): Promise<T> {
+  const kernelEnv = { ...env, DOCSVC_LOG_LEVEL: 'silent' }
+  const kernel = await createKernel({ config: loadConfig(kernelEnv), env: kernelEnv, roles: ['api'] })
+  try {
+    return await fn(kernel)
+  } finally {
+    await kernel.close()
+  }
 }
 
 /** Runs a command with --json, expects exit 0 and returns the parsed stdout. */

@@ -14,6 +14,7 @@ import Serve from './commands/serve.ts'
 import WebhooksListen from './commands/webhooks-listen.ts'
 import Worker from './commands/worker.ts'
 import WorkspaceBillingShow from './commands/workspace-billing.ts'
+import WorkspaceClearEmailExemption from './commands/workspace-clear-email-exemption.ts'
 import WorkspaceCreate from './commands/workspace-create.ts'
 import WorkspaceList from './commands/workspace-list.ts'
 import WorkspaceSetBilling from './commands/workspace-set-billing.ts'
@@ -37,6 +38,7 @@ export const commands = {
   'workspace:set-billing': WorkspaceSetBilling,
   'workspace:settings:get': WorkspaceSettingsGet,
   'workspace:settings:set': WorkspaceSettingsSet,
+  'workspace:clear-email-exemption': WorkspaceClearEmailExemption,
   'member:add': MemberAdd,
   'member:list': MemberList,
   'member:remove': MemberRemove,

@@ -1,20 +1,15 @@
-import { createKernel, loadConfig } from '@docsvc/core'
 import { describe, expect, it } from 'vitest'
-import { cliDatabase, cliJson, runCli } from './cli-test-support.ts'
+import { cliDatabase, cliJson, runCli, withApiKernel } from './cli-test-support.ts'
 
 type Json = Record<string, unknown>
 type Member = Json & { id: string; verification: { url: string; mailed: boolean } | null }
 
 /** Opens a verification link the way the member's browser posts it, on the CLI's database. */
-async function openLink(env: Record<string, string>, url: string) {
-  const kernelEnv = { ...env, DOCSVC_LOG_LEVEL: 'silent' }
-  const kernel = await createKernel({ config: loadConfig(kernelEnv), env: kernelEnv, roles: ['api'] })
-  try {
+function openLink(env: Record<string, string>, url: string) {
+  return withApiKernel(env, async (kernel) => {
     const res = await kernel.app.inject({ method: 'POST', url: new URL(url).pathname })
     return { status: res.statusCode, body: res.json() as Json }
-  } finally {
-    await kernel.close()
-  }
+  })
 }
 
 describe('member and workspace settings commands', () => {

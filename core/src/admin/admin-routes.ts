@@ -5,6 +5,7 @@ import { GRACE_HOURS } from '../api-keys/api-key-service.ts'
 import { SCOPES } from '../api-keys/scopes.ts'
 import { changeWorkspaceBilling, showWorkspaceBilling } from '../billing/workspace-billing.ts'
 import type { Cradle } from '../kernel/container.ts'
+import { createWorkspaceWithOwner } from '../members/workspace-with-owner.ts'
 
 const WorkspaceId = Type.Object({ id: Type.String({ pattern: '^ws_[0-9a-z]{20,40}$' }) })
 const KeyId = Type.Object({ id: Type.String({ pattern: '^key_[0-9a-z]{24}$' }) })
@@ -15,6 +16,8 @@ const CreateWorkspace = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     plan: Type.Optional(Type.String()),
     ip_allowlist: Type.Optional(Cidrs),
+    // checked by the members feature, which words the refusal (docs/decisions/0095)
+    owner_email: Type.Optional(Type.String({ maxLength: 1_000 })),
   },
   { additionalProperties: false },
 )
@@ -25,6 +28,8 @@ const PatchWorkspace = Type.Object(
     ),
     plan: Type.Optional(Type.String()),
     ip_allowlist: Type.Optional(Type.Union([Cidrs, Type.Null()])),
+    // false ends an exemption from the email check; true is refused by the workspace service
+    email_check_waived: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )
@@ -88,11 +93,12 @@ export async function adminRoutes(
     '/workspaces',
     { schema: { hide: true, tags, body: CreateWorkspace } },
     async (request, reply) => {
-      const { name, plan, ip_allowlist } = request.body
-      const ws = await workspaceService.create({
+      const { name, plan, ip_allowlist, owner_email } = request.body
+      const ws = await createWorkspaceWithOwner(container.cradle, {
         name,
         ...(plan ? { plan } : {}),
         ipAllowlist: ip_allowlist ?? null,
+        ownerEmail: owner_email,
       })
       return reply.code(201).send(ws)
     },
@@ -107,11 +113,15 @@ export async function adminRoutes(
     { schema: { hide: true, tags, params: WorkspaceId, body: PatchWorkspace } },
     async (request) => {
       const { id } = request.params
-      const { status, plan, ip_allowlist } = request.body
+      const { status, plan, ip_allowlist, email_check_waived } = request.body
       await workspaceService.get(id)
+      // `true` is refused before anything is stored; ending an exemption cannot fail, so it
+      // comes after the changes that can
+      if (email_check_waived === true) await workspaceService.setEmailCheckWaived(id, true)
       if (plan !== undefined) await workspaceService.setPlan(id, plan)
       if (status !== undefined) await workspaceService.setStatus(id, status)
       if (ip_allowlist !== undefined) await workspaceService.setIpAllowlist(id, ip_allowlist)
+      if (email_check_waived === false) await workspaceService.setEmailCheckWaived(id, false)
       return workspaceService.get(id)
     },
   )

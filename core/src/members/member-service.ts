@@ -54,7 +54,7 @@ export class MemberService {
   /** Adds a member and, unless vouched for, issues (and mails, with SMTP) its verification link. */
   async add(input: AddMemberInput): Promise<{ member: Member; verification: VerificationLinkView | null }> {
     const ws = await this.#workspaces.get(input.workspaceId)
-    const email = normalEmail(input.email)
+    const email = memberEmail(input.email)
     if (input.role !== undefined && !MEMBER_ROLES.includes(input.role)) {
       throw validationProblem([
         { path: '/role', code: 'enum', message: `role must be one of ${MEMBER_ROLES.join(', ')}` },
@@ -153,11 +153,16 @@ export class MemberService {
    */
   async requireVerifiedEmail(workspace: Pick<Workspace, 'id' | 'email_check_waived'>): Promise<void> {
     if (workspace.email_check_waived) return
-    if (await this.#members.has(workspace.id, ACCOUNTABLE_ROLE, true)) return
+    if (await this.hasVerifiedOwner(workspace.id)) return
     throw new ProblemError(
       'email_not_verified',
       'Live rendering needs a verified email address: the workspace owner has not opened their verification link yet; test keys work meanwhile.',
     )
+  }
+
+  /** Whether the workspace has the verified owner that live rendering needs without an exemption. */
+  hasVerifiedOwner(workspaceId: string): Promise<boolean> {
+    return this.#members.has(workspaceId, ACCOUNTABLE_ROLE, true)
   }
 
   async #issueLink(ws: Workspace, member: Member): Promise<VerificationLinkView> {
@@ -179,11 +184,15 @@ export class MemberService {
   }
 }
 
-function normalEmail(text: string): string {
+/**
+ * A member's address as stored (trimmed, lower case), or a validation_error at `path`, the field
+ * the caller was sent it in.
+ */
+export function memberEmail(text: string, path = '/email'): string {
   const email = text.trim().toLowerCase()
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
     throw validationProblem([
-      { path: '/email', code: 'format', message: `${JSON.stringify(text)} is not an email address` },
+      { path, code: 'format', message: `${JSON.stringify(text)} is not an email address` },
     ])
   }
   return email

@@ -7,12 +7,23 @@ const TOKEN = 'operator-secret-token-0123456789abcdef'
 
 describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
   let t: TestKernel
-  const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.inject({ method, url, headers: { authorization: `Bearer ${TOKEN}` }, ...(payload ? { payload } : {}) })
   const renderLive = (key: string) =>
     t.inject({ method: 'POST', url: '/v1/renders', key, payload: { input: { type: 'html', html: 'x' } } })
   /** the link's path on this instance (the URL names DOCSVC_PUBLIC_URL's host) */
   const pathOf = (url: string) => new URL(url).pathname
+  /** a member the operator just added as owner: unverified, with the link to pass on */
+  const newOwner = (email: string) => ({
+    id: expect.stringMatching(/^mem_/),
+    email,
+    role: 'owner',
+    verified: false,
+    verified_at: null,
+    verification: { url: expect.stringContaining('/verify-email/'), mailed: false },
+  })
+  const liveKeyOf = async (workspaceId: string) => (await t.createKey({ workspaceId, mode: 'live' })).key
+  const workspaceCount = async () => (await admin('GET', '/admin/v1/workspaces')).json().data.length
   const open = (url: string, method: 'GET' | 'POST', accept = 'application/json') =>
     t.inject({ method, url: pathOf(url), headers: { accept } })
 
@@ -43,14 +54,7 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     })
     expect(added.statusCode).toBe(201)
     const member = added.json()
-    expect(member).toMatchObject({
-      id: expect.stringMatching(/^mem_/),
-      email: 'ada@example.com',
-      role: 'owner',
-      verified: false,
-      verified_at: null,
-      verification: { url: expect.stringContaining('/verify-email/'), mailed: false },
-    })
+    expect(member).toMatchObject(newOwner('ada@example.com'))
     const expires = Date.parse(member.verification.expires_at) - Date.now()
     expect(expires).toBeGreaterThan((VERIFICATION_LINK_HOURS - 1) * 3_600_000)
     expect((await renderLive(ws.liveKey)).statusCode).toBe(403)
@@ -170,5 +174,85 @@ describe.each(TEST_DIALECTS)('workspace members on %s', (dialect) => {
     expect(foreign.json().code).toBe('not_found')
     const noToken = await t.inject({ method: 'GET', url: base, key: ws.liveKey })
     expect(noToken.statusCode).toBe(401)
+  })
+
+  // a workspace created with its owner, and an exemption ended (docs/decisions/0095)
+  it('creates a workspace with its owner, unverified, and the link that lets it render live', async () => {
+    const created = await admin('POST', '/admin/v1/workspaces', {
+      name: 'Acme',
+      plan: 'starter',
+      owner_email: ' Ada@Example.COM ',
+    })
+    expect(created.statusCode).toBe(201)
+    const ws = created.json()
+    expect(ws).toMatchObject({
+      id: expect.stringMatching(/^ws_/),
+      name: 'Acme',
+      plan_id: 'starter',
+      email_check_waived: false,
+      owner: { ...newOwner('ada@example.com'), workspace_id: ws.id },
+    })
+    const members = (await admin('GET', `/admin/v1/workspaces/${ws.id}/members`)).json().data
+    expect(members).toEqual([expect.objectContaining({ id: ws.owner.id, role: 'owner', verified: false })])
+
+    const liveKey = await liveKeyOf(ws.id)
+    expect((await renderLive(liveKey)).json().code).toBe('email_not_verified')
+    const opened = await open(ws.owner.verification.url, 'POST')
+    expect(opened.statusCode).toBe(200)
+    expect((await renderLive(liveKey)).statusCode).toBe(200)
+  })
+
+  it('creates a workspace without an owner when no address is given', async () => {
+    const created = await admin('POST', '/admin/v1/workspaces', { name: 'No owner yet' })
+    expect(created.statusCode).toBe(201)
+    expect(created.json()).toMatchObject({ plan_id: 'free', owner: null })
+    expect((await admin('GET', `/admin/v1/workspaces/${created.json().id}/members`)).json().data).toEqual([])
+  })
+
+  it('refuses an owner address that is not one, naming the field, and creates nothing', async () => {
+    const before = await workspaceCount()
+    for (const owner_email of ['not-an-address', '', 'two@example.com, three@example.com']) {
+      const refused = await admin('POST', '/admin/v1/workspaces', { name: 'Acme', owner_email })
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json()).toMatchObject({
+        code: 'validation_error',
+        detail: `/owner_email: ${JSON.stringify(owner_email)} is not an email address`,
+        errors: [{ path: '/owner_email', code: 'format' }],
+      })
+    }
+    const wrongType = await admin('POST', '/admin/v1/workspaces', { name: 'Acme', owner_email: 42 })
+    expect(wrongType.statusCode).toBe(400)
+    expect(wrongType.json().errors[0].path).toBe('/owner_email')
+    expect(await workspaceCount()).toBe(before)
+  })
+
+  it('ends an exemption from the email check: a live key without a verified owner then gets 403 email_not_verified', async () => {
+    // what an upgraded installation's old workspaces and the first-run workspace have
+    const { workspaceService } = t.kernel.container.cradle
+    const exempt = await workspaceService.create({ name: 'Old', plan: 'starter', emailCheckWaived: true })
+    const liveKey = await liveKeyOf(exempt.id)
+    expect((await renderLive(liveKey)).statusCode).toBe(200)
+
+    // it can only be ended: `true` is refused with the way to render live, and nothing changes
+    const url = `/admin/v1/workspaces/${exempt.id}`
+    const waive = await admin('PATCH', url, { email_check_waived: true, plan: 'growth' })
+    expect(waive.statusCode).toBe(400)
+    expect(waive.json()).toMatchObject({
+      code: 'validation_error',
+      errors: [{ path: '/email_check_waived', message: expect.stringContaining('docsvc member add') }],
+    })
+    expect((await admin('GET', url)).json()).toMatchObject({ plan_id: 'starter', email_check_waived: true })
+
+    const ended = await admin('PATCH', url, { email_check_waived: false })
+    expect(ended.statusCode).toBe(200)
+    expect(ended.json()).toMatchObject({ id: exempt.id, email_check_waived: false })
+    const refused = await renderLive(liveKey)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe('email_not_verified')
+    // an exemption stays ended: the workspace renders live through a verified owner from now on
+    expect((await admin('PATCH', url, { email_check_waived: false })).statusCode).toBe(200)
+    const owner = await admin('POST', `${url}/members`, { email: 'owner@example.com' })
+    await open(owner.json().verification.url, 'POST')
+    expect((await renderLive(liveKey)).statusCode).toBe(200)
   })
 })

@@ -1,7 +1,7 @@
 import { nowIso } from '../db/json-columns.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
-import { ProblemError } from '../kernel/problem-error.ts'
+import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import { allowlistOrNull } from '../net/cidr.ts'
 import type { Plan } from '../plans/plan.ts'
 import type { PlanService } from '../plans/plan-service.ts'
@@ -96,6 +96,29 @@ export class WorkspaceService {
   async setIpAllowlist(id: string, cidrs: string[] | null): Promise<Workspace> {
     await this.get(id)
     await this.#workspaces.update(id, { ip_allowlist: allowlistOrNull(cidrs) })
+    return this.get(id)
+  }
+
+  /**
+   * An operator's change of the email-check exemption (docs/decisions/0095): it can only be
+   * ended. Exemptions are given at creation to workspaces older than members and to the
+   * first-run workspace (decision 0090); any other workspace renders live through a verified
+   * owner, so `true` is refused with the way to get there.
+   */
+  async setEmailCheckWaived(id: string, waived: boolean): Promise<Workspace> {
+    await this.get(id)
+    if (waived) {
+      throw validationProblem([
+        {
+          path: '/email_check_waived',
+          code: 'const',
+          message:
+            'email_check_waived can only be set to false (ending an exemption); no workspace is exempted later: ' +
+            'to let it render live, add its owner (docsvc member add) and have them open the verification link',
+        },
+      ])
+    }
+    await this.#workspaces.update(id, { email_check_waived: false })
     return this.get(id)
   }
 

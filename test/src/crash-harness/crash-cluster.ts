@@ -9,7 +9,9 @@ import { ServiceProcess } from './service-process.ts'
 
 // An installation made of real docsvc processes on a throwaway database: SQLite (embedded:
 // `serve` runs the API and a worker, a second `worker` process shares the file) or PostgreSQL
-// (cluster: `serve --no-worker` and two `worker` processes). Migrated and set up in-process with
+// (cluster: `serve --no-worker` and two `worker` processes); or, with `servers`, that many
+// `serve` processes side by side, each with its own port, API and worker, as README's cluster
+// mode runs "as many `docsvc serve` processes as you need". Migrated and set up in-process with
 // the admin CLI's own kernel (each CLI run is a full boot, slow on a busy machine); the
 // harness's other parts (load, killer, checker) work on it.
 
@@ -17,20 +19,26 @@ export interface CrashClusterOptions {
   dialect: TestDialect
   /** extra DOCSVC_* settings for every process */
   env?: Record<string, string>
+  /** this many `serve` processes (API and worker each, ports of their own) instead of the layout above */
+  servers?: number
 }
 
 export interface LiveWorkspace {
   id: string
   liveKey: string
+  testKey: string
 }
 
-/** A free port now; the API gets it again at every restart, so the load driver's URL stays. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
+/**
+ * Ports free now, distinct (each held open until all are found); an API gets its port again at
+ * every restart, so the load driver's URL stays.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer())
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))))
+  const ports = servers.map((s) => (s.address() as { port: number }).port)
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))))
+  return ports
 }
 
 /** A self-signed certificate for 127.0.0.1: live webhook endpoints must be https. */
@@ -65,8 +73,11 @@ function localCertificate(dir: string): { key: Buffer; cert: Buffer; certPath: s
 
 export class CrashCluster {
   readonly dialect: TestDialect
+  /** the first API's URL: the one API of the crash layouts */
   readonly baseUrl: string
-  /** every process of the installation; `api` first */
+  /** every API's URL, in the order of `processes` */
+  readonly baseUrls: string[]
+  /** every process of the installation; the API (the first `serve`) first */
   readonly processes: ServiceProcess[]
   readonly env: Record<string, string>
   readonly tls: { key: Buffer; cert: Buffer }
@@ -74,14 +85,15 @@ export class CrashCluster {
 
   private constructor(init: {
     dialect: TestDialect
-    baseUrl: string
+    baseUrls: string[]
     processes: ServiceProcess[]
     env: Record<string, string>
     tls: { key: Buffer; cert: Buffer }
     cleanup: () => Promise<void>
   }) {
     this.dialect = init.dialect
-    this.baseUrl = init.baseUrl
+    this.baseUrls = init.baseUrls
+    this.baseUrl = init.baseUrls[0] as string
     this.processes = init.processes
     this.env = init.env
     this.tls = init.tls
@@ -91,7 +103,8 @@ export class CrashCluster {
   static async create(options: CrashClusterOptions): Promise<CrashCluster> {
     const database = await cliDatabase(options.dialect)
     try {
-      const port = await freePort()
+      const apiPorts = await freePorts(options.servers ?? 1)
+      const port = apiPorts[0] as number
       const { key, cert, certPath } = localCertificate(database.dataDir)
       const env: Record<string, string> = {
         ...database.env,
@@ -110,8 +123,16 @@ export class CrashCluster {
         ...options.env,
       }
       await withKernel({ ...env, DOCSVC_AUTO_MIGRATE: 'true' }, async () => {})
-      const processes =
-        options.dialect === 'sqlite'
+      const processes = options.servers
+        ? apiPorts.map(
+            (apiPort, i) =>
+              new ServiceProcess({
+                name: `server-${i + 1}`,
+                args: ['serve'],
+                env: { ...env, DOCSVC_PORT: String(apiPort) },
+              }),
+          )
+        : options.dialect === 'sqlite'
           ? [
               new ServiceProcess({ name: 'api', args: ['serve'], env }),
               new ServiceProcess({ name: 'worker-1', args: ['worker'], env }),
@@ -123,7 +144,7 @@ export class CrashCluster {
             ]
       return new CrashCluster({
         dialect: options.dialect,
-        baseUrl: `http://127.0.0.1:${port}`,
+        baseUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
         processes,
         env,
         tls: { key, cert },
@@ -135,11 +156,14 @@ export class CrashCluster {
     }
   }
 
-  /** A workspace on `plan` with a live key and a verified owner (live renders need one), its request rate raised for the load. */
-  async liveWorkspace(plan = 'growth'): Promise<LiveWorkspace> {
+  /**
+   * A workspace on `plan` with a live key, a test key and a verified owner (live renders need
+   * one); the plan's request rate raised for the load, and any other `limits` set.
+   */
+  async liveWorkspace(plan = 'growth', limits: Record<string, number> = {}): Promise<LiveWorkspace> {
     return withKernel(this.env, async ({ container }) => {
       const { planService, workspaceService, apiKeyService, memberService } = container.cradle
-      await planService.change(plan, { limits: { requests_per_second: 10_000 } })
+      await planService.change(plan, { limits: { requests_per_second: 10_000, ...limits } })
       const ws = await workspaceService.create({ name: 'Crash', plan })
       await memberService.add({
         workspaceId: ws.id,
@@ -147,8 +171,9 @@ export class CrashCluster {
         role: 'owner',
         verified: true,
       })
-      const key = await apiKeyService.create({ workspaceId: ws.id, mode: 'live' })
-      return { id: ws.id, liveKey: key.key }
+      const live = await apiKeyService.create({ workspaceId: ws.id, mode: 'live' })
+      const test = await apiKeyService.create({ workspaceId: ws.id, mode: 'test' })
+      return { id: ws.id, liveKey: live.key, testKey: test.key }
     })
   }
 

@@ -87,7 +87,8 @@ export async function canvasWorkload(ctx: ScenarioContext): Promise<Workload> {
   }
 }
 
-function apiCaller(baseUrl: string, key: string): ScenarioContext['api'] {
+/** A JSON caller of one API with one key; throws on a non-2xx answer. */
+export function apiCaller(baseUrl: string, key: string): ScenarioContext['api'] {
   return async (method, path, body) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,

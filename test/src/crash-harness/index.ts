@@ -2,6 +2,7 @@
 // `runCrashScenario` with their own workload, or compose the parts themselves.
 export { CrashCluster, type CrashClusterOptions, type LiveWorkspace } from './crash-cluster.ts'
 export {
+  apiCaller,
   type CrashReport,
   type CrashScenarioOptions,
   canvasWorkload,
