@@ -2,6 +2,7 @@ import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '
 import { causeText, ProblemError, problemFromCause } from '@docsvc/core/sdk'
 import type { BrowserPool } from './browser-pool.ts'
 import { CHROMIUM_ENGINE } from './chromium-config.ts'
+import type { TemplateToCheck } from './font-check.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
 import { renderDocument } from './render-document.ts'
@@ -24,6 +25,7 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
     let missingGlyphs: string[] = []
     const bytes = await renderDocument(this.pool, doc, ctx, {
       locale: options?.locale,
+      templates: templatesToCheck(options ?? {}, plan.paper.width),
       onMissingGlyphs: (chars) => {
         missingGlyphs = chars
       },
@@ -54,6 +56,14 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
       )
     return { format: 'pdf', contentType: 'application/pdf', bytes, pages, title, missingGlyphs }
   }
+}
+
+/** The header and footer Chromium prints, for the glyph check: they have fonts of their own. */
+function templatesToCheck(options: PdfOptions, width: number): TemplateToCheck[] {
+  const templates: TemplateToCheck[] = []
+  if (options.header_html) templates.push({ where: 'header template', html: options.header_html, width })
+  if (options.footer_html) templates.push({ where: 'footer template', html: options.footer_html, width })
+  return templates
 }
 
 /** `page_ranges` naming pages past the end: 422 validation_error (SPEC 7.3) at the field. */
