@@ -76,7 +76,7 @@ export const PAGE_CHECK = `(async ({ templates }) => {
 
   // the style sheets once: @font-face rules (failed fonts), @counter-style rules by name, and the
   // elements whose ::before / ::after rules set content
-  const faces = [], counterStyles = new Map(), pseudoSelectors = new Set()
+  const faces = [], counterStyles = new Map(), pseudoSelectors = new Map()
   const selectorParts = (text) => {
     const parts = []
     let depth = 0, start = 0
@@ -95,13 +95,18 @@ export const PAGE_CHECK = `(async ({ templates }) => {
       else if (typeof CSSCounterStyleRule !== 'undefined' && rule instanceof CSSCounterStyleRule)
         counterStyles.set(rule.name, rule)
       else if (rule instanceof CSSStyleRule && /:(before|after)/i.test(rule.selectorText)) {
+        // only content that can draw a non-ASCII character: not the common content: ""
         const content = rule.style.getPropertyValue('content')
-        if (content && content !== 'none' && content !== 'normal')
+        const varies = /attr\\(|counters?\\(|quote/i.test(content)
+        if (varies || nonAscii.test(unescape(content)))
           for (const part of selectorParts(rule.selectorText)) {
-            const m = /^(.*?)::?(?:before|after)\\s*$/is.exec(part.trim())
+            const m = /^(.*?)::?(before|after)\\s*$/is.exec(part.trim())
             if (!m) continue
             const base = m[1].trim()
-            pseudoSelectors.add(base === '' || /[>+~]$/.test(base) ? (base + ' *').trim() : base)
+            const selector = base === '' || /[>+~]$/.test(base) ? (base + ' *').trim() : base
+            const known = pseudoSelectors.get(selector) || { pseudos: new Set(), varies: false }
+            known.pseudos.add('::' + m[2].toLowerCase())
+            pseudoSelectors.set(selector, { pseudos: known.pseudos, varies: known.varies || varies })
           }
       }
       if (rule.cssRules) collect(rule.cssRules, base)
@@ -138,24 +143,36 @@ export const PAGE_CHECK = `(async ({ templates }) => {
     for (const c of [...el.classList].slice(0, 2)) name += '.' + c
     return name
   }
-  const elements = new Set()
-  for (const selector of [...pseudoSelectors, 'q']) {
-    if (elements.size >= MAX_PSEUDO) break
+  // the elements each selector matches, each pseudo-element once; <q> has its quotes from the
+  // browser's own sheet. A selector whose content is one string everywhere (a bullet before every
+  // cell) stops after 50 elements in a row that add nothing new.
+  pseudoSelectors.set('q', { pseudos: new Set(['::before', '::after']), varies: true })
+  const done = { '::before': new Set(), '::after': new Set() }
+  const seen = new Set()
+  let visited = 0
+  for (const [selector, { pseudos, varies }] of pseudoSelectors) {
+    if (full() || visited >= MAX_PSEUDO) break
     let found
     try { found = document.querySelectorAll(selector) } catch { continue }
+    let idle = 0
     for (const el of found) {
-      if (elements.size >= MAX_PSEUDO) break
-      elements.add(el)
-    }
-  }
-  for (const el of elements) {
-    if (full()) break
-    for (const pseudo of ['::before', '::after']) {
-      const cs = getComputedStyle(el, pseudo)
-      const text = cs.display === 'none' ? '' : generated(el, cs)
-      if (!nonAscii.test(text) || !shown(el, cs)) continue
-      read += text.length
-      add(document, pseudo + ' of ' + describe(el), 'text', fontOf(cs), text)
+      if (full() || visited >= MAX_PSEUDO || (!varies && idle >= 50)) break
+      idle++
+      for (const pseudo of pseudos) {
+        if (done[pseudo].has(el)) continue
+        done[pseudo].add(el)
+        visited++
+        const cs = getComputedStyle(el, pseudo)
+        const text = cs.display === 'none' ? '' : generated(el, cs)
+        if (!nonAscii.test(text) || !shown(el, cs)) continue
+        const where = pseudo + ' of ' + describe(el), font = fontOf(cs)
+        const key = where + '\\n' + font + '\\n' + text
+        if (seen.has(key)) continue
+        seen.add(key)
+        idle = 0
+        read += text.length
+        add(document, where, 'text', font, text)
+      }
     }
   }
 
@@ -205,8 +222,10 @@ export const PAGE_CHECK = `(async ({ templates }) => {
       }
       const { g } = tools
       const sample = [...group.chars].join('')
-      // a face no layout asked for yet (a template's data: font, a canvas font) loads first
-      try { if (!doc.fonts.check(font, sample)) await doc.fonts.load(font, sample) } catch {}
+      // a face no layout asked for (a template's data: font, a canvas font) loads first; the
+      // faces of laid-out text were awaited before printing
+      if (group.kind !== 'text')
+        try { if (!doc.fonts.check(font, sample)) await doc.fonts.load(font, sample) } catch {}
       g.font = font
       let known = tools.known.get(g.font)
       if (!known) tools.known.set(g.font, (known = new Map()))

@@ -68,6 +68,14 @@ describe('generated content (::before, ::after)', () => {
     expect(missing.sort()).toEqual(['\uE000', '\uE001', '\uE002', '\uE003', '\uE004'])
   })
 
+  it('looks at every element whose content varies (attr), not only the first ones', async () => {
+    const cells = Array.from({ length: 80 }, (_, i) => `<td data-m="${i === 79 ? '\uE000' : 'é'}">${i}</td>`)
+    const { warnings } = await pdfRender(
+      doc(`<style>td::before { content: attr(data-m) " " }</style><table><tr>${cells.join('')}</tr></table>`),
+    )
+    expect(warnings).toEqual([glyphWarning('::before of td', '\uE000 (U+E000)')])
+  })
+
   it('says nothing when every generated character has a font', async () => {
     const { warnings } = await pdfRender(
       doc(`<style>
@@ -114,7 +122,8 @@ describe('header and footer templates', () => {
     const { warnings, missing } = await pdfRender(doc('<title>Report \uE003</title><p>Body text é</p>'), {
       header_html:
         '<div style="font-size:10px">Head \uE000 <span class="title"></span></div><div>\uE002 has no size and prints nothing</div>',
-      footer_html: '<div style="font-size:10px">Page <span class="pageNumber"></span> \uE001</div>',
+      // an entity: the template's source is ASCII, what it prints is not
+      footer_html: '<div style="font-size:10px">Page <span class="pageNumber"></span> &#xE001;</div>',
       margin: { top: '60px', bottom: '60px' },
     })
     expect(warnings).toEqual([
