@@ -76,6 +76,17 @@ describe('generated content (::before, ::after)', () => {
     expect(warnings).toEqual([glyphWarning('::before of td', '\uE000 (U+E000)')])
   })
 
+  it('names at most 10 places, the rest in one warning', async () => {
+    const rules = Array.from({ length: 11 }, (_, i) => `.c${i}::before { content: "\\E000" }`)
+    const paragraphs = Array.from({ length: 11 }, (_, i) => `<p class="c${i}">${i}</p>`)
+    const { warnings } = await pdfRender(doc(`<style>${rules.join('\n')}</style>${paragraphs.join('')}`))
+    expect(warnings).toHaveLength(10)
+    expect(warnings[8]).toEqual(glyphWarning('::before of p.c8', '\uE000 (U+E000)'))
+    expect(warnings[9]).toEqual(
+      glyphWarning('2 more places (::before of p.c9, ::before of p.c10...)', '\uE000 (U+E000)'),
+    )
+  })
+
   it('says nothing when every generated character has a font', async () => {
     const { warnings } = await pdfRender(
       doc(`<style>

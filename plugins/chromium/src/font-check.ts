@@ -60,6 +60,8 @@ export async function checkFonts(
 ): Promise<FontReport | undefined> {
   const until = Date.now() + Math.max(1, Math.min(CHECK_TIMEOUT_MS, deadline - Date.now()))
   const left = () => Math.max(1, until - Date.now())
+  // listed first: the frames the check itself lays the templates out in are not the page's
+  const frames = pooled.page.frames().filter((f) => f !== pooled.page.mainFrame() && !f.isDetached())
   const main = await withTimeout(
     pooled.cdp.send('Runtime.evaluate', {
       expression: `${PAGE_CHECK}(${JSON.stringify({ templates })})`,
@@ -75,7 +77,6 @@ export async function checkFonts(
   const places = [...report.places]
   const failedFonts = [...report.failedFonts]
   const unchecked: string[] = []
-  const frames = pooled.page.frames().filter((f) => f !== pooled.page.mainFrame() && !f.isDetached())
   for (const frame of frames.slice(0, MAX_FRAMES)) {
     const label = frameLabel(frame)
     const found = await withTimeout(

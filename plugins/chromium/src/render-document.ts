@@ -107,14 +107,17 @@ async function reportFonts(
   }
   if (report.unchecked.length > 0)
     ctx.log(`the font check did not look into ${report.unchecked.join(', ')} (time or frame limit)`)
+  const named = new Set<string>()
   for (const font of report.failedFonts) {
     const what = `did not load as a font (web font "${font.family}"); text that uses it fell back to another font`
-    if (font.urls.length === 0)
-      ctx.warn(
-        'asset_failed',
-        `web font "${font.family}" did not load; text that uses it fell back to another font`,
-      )
     for (const url of font.urls) watch.assetFailed(url, what)
+    // without a URL it is named by its family, once (frames may have the same one)
+    if (font.urls.length > 0 || named.has(font.family)) continue
+    named.add(font.family)
+    ctx.warn(
+      'asset_failed',
+      `web font "${font.family}" did not load; text that uses it fell back to another font`,
+    )
   }
   for (const place of report.places)
     ctx.warn(
