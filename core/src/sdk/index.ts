@@ -89,6 +89,14 @@ export { type FairClaimPlan, type GroupState, planFairClaims, UNGROUPED } from '
 export type { FileStore, FileStoreFactory, LocalFile } from './file-contracts.ts'
 export { checkJobOptions } from './job-options.ts'
 export { type ClaimedJob, JobRunner, type JobSource } from './job-runner.ts'
+export {
+  GLYPHLESS_CHARACTER,
+  MAX_NAMED_GLYPHS,
+  type MissingGlyphs,
+  missingGlyphsMessage,
+  nameGlyphs,
+  needsGlyph,
+} from './missing-glyphs.ts'
 export { PdfMetadataSchema } from './pdf-metadata-schema.ts'
 export {
   CONFORMANCE_PROFILES,

@@ -111,7 +111,8 @@ export interface RenderedFile {
   /**
    * Characters of the document that no installed or loaded font has a glyph for: they came out as
    * empty boxes (.notdef). Absent when the output did not look. The chromium outputs' glyph check
-   * sets it (one check: conformance steps such as PDF/A read this rather than look again).
+   * and the image-canvas text layers set it (one check: conformance steps such as PDF/A read this
+   * rather than look again); each also warns with the SDK's missingGlyphsMessage.
    */
   missingGlyphs?: string[]
 }

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
 import type { RenderDocument, RenderWarning } from '@docsvc/core/sdk'
+import { nameGlyphs } from '@docsvc/core/sdk'
 import { describe, expect, it } from 'vitest'
 import { outputContext, poolWithServer } from './chromium-test-support.ts'
-import { nameGlyphs } from './font-check.ts'
 import { ImageOutput } from './image-output.ts'
 import { PdfOutput } from './pdf-output.ts'
 
 // The one check for glyphs no font covers and web fonts that did not load (decision 0071), on
 // this machine's fonts: DejaVu (Latin, Greek, Cyrillic, many symbols and emoji in black and white)
-// and Droid Sans Fallback (Chinese), but no Korean font (`fc-list :lang=ko` is empty) and nothing
-// in the private use area. The test asserts that first, so a machine with more fonts says why.
+// and a CJK font (Chinese), but nothing in the private use areas and nothing for code points
+// Unicode has not assigned (U+0378): these are the characters no font covers. The first test
+// asserts that, so a machine with such a font says why.
 
 const FONT = readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')
 
@@ -48,22 +49,24 @@ async function pdfWarnings(html: string): Promise<{ warnings: RenderWarning[]; m
 }
 
 describe('glyphs no font covers', () => {
-  it('has no Korean font on this machine (the tests below rely on it)', async () => {
+  it('has no font for private-use or unassigned code points on this machine (the tests rely on it)', async () => {
     const { execFileSync } = await import('node:child_process')
-    expect(execFileSync('fc-list', [':lang=ko'], { encoding: 'utf8' }).trim()).toBe('')
+    for (const cp of ['e000', 'e001', 'e002', 'e003', 'e004', 'f0000', '378'])
+      expect(execFileSync('fc-list', [`:charset=${cp}`], { encoding: 'utf8' }).trim()).toBe('')
   })
 
-  it('names Korean characters and a private-use character that print as empty boxes', async () => {
+  it('names private-use and unassigned characters that print as empty boxes', async () => {
     const { warnings, missing } = await pdfWarnings(
-      '<h1>Report</h1><p>인사말: 안녕 and \uE000 and café</p><p>안녕 again</p>',
+      '<h1>Report</h1><p>Marks: \uE000\uE001 and \u0378 and café</p><p>\uE000 again</p>',
     )
-    expect(missing.sort()).toEqual(['녕', '말', '사', '안', '인', '\uE000'].sort())
-    expect(warnings).toHaveLength(1)
-    expect(warnings[0]!.code).toBe('asset_failed')
-    expect(warnings[0]!.message).toContain('no font has a glyph for ')
-    expect(warnings[0]!.message).toContain('안 (U+C548)')
-    expect(warnings[0]!.message).toContain('\uE000 (U+E000)')
-    expect(warnings[0]!.message).toContain('@font-face')
+    expect(missing.sort()).toEqual(['\uE000', '\uE001', '\u0378'].sort())
+    expect(warnings).toEqual([
+      {
+        code: 'asset_failed',
+        message:
+          'no font has a glyph for \uE000 (U+E000), \uE001 (U+E001), \u0378 (U+0378): they show as empty boxes; load a web font that covers them with @font-face, or ask the operator to install one',
+      },
+    ])
   })
 
   it('says nothing when every character has a font: accents, Greek, Cyrillic, Chinese, emoji', async () => {
@@ -76,17 +79,17 @@ describe('glyphs no font covers', () => {
 
   it('leaves out text that is not shown', async () => {
     const { warnings } = await pdfWarnings(
-      '<p>shown</p><p style="display:none">안녕</p><template><p>안녕</p></template>',
+      '<p>shown</p><p style="display:none">\uE000</p><template><p>\uE001</p></template><p style="font-size:0">\uE002</p>',
     )
     expect(warnings).toEqual([])
   })
 
   it('checks images too', async () => {
     const ctx = outputContext()
-    const file = await png.render(doc('<p>안녕하세요</p>'), {}, ctx)
-    expect(file.missingGlyphs?.length).toBe(5)
+    const file = await png.render(doc('<p>Marks \uE000\uE001\uE002</p>'), {}, ctx)
+    expect(file.missingGlyphs?.length).toBe(3)
     expect(ctx.warnings.map((w) => w.code)).toEqual(['asset_failed'])
-    expect(ctx.warnings[0]!.message).toContain('하 (U+D558)')
+    expect(ctx.warnings[0]!.message).toContain('\uE001 (U+E001)')
   })
 
   it('names at most 20 characters and counts the rest', () => {
@@ -138,8 +141,8 @@ describe('web fonts that did not load', () => {
 
 describe('a document full of missing characters', () => {
   it('stops looking after 200 of them and says there are at least that many', async () => {
-    const hangul = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0xac01 + i)).join('')
-    const { warnings, missing } = await pdfWarnings(`<p>${hangul}</p>`)
+    const marks = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0xf0001 + i)).join('')
+    const { warnings, missing } = await pdfWarnings(`<p>${marks}</p>`)
     expect(missing).toHaveLength(200)
     expect(warnings).toHaveLength(1)
     expect(warnings[0]!.message).toContain('and at least 180 more')

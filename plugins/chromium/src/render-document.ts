@@ -1,7 +1,9 @@
 import type { OutputContext, RenderDocument } from '@docsvc/core/sdk'
+import { missingGlyphsMessage } from '@docsvc/core/sdk'
 import { AssetWatch } from './asset-watch.ts'
 import type { BrowserPool } from './browser-pool.ts'
-import { checkFonts, nameGlyphs } from './font-check.ts'
+import { noteCanvasText } from './canvas-text.ts'
+import { checkFonts, type PlaceKind, type TemplateToCheck } from './font-check.ts'
 import { loadDocument, urlContextOptions } from './page-loader.ts'
 import { useLocale } from './page-locale.ts'
 import { DEFAULT_VIEWPORT, type PooledPage, useScripts, useViewport, type Viewport } from './pooled-page.ts'
@@ -26,6 +28,8 @@ export interface RenderSteps<T> {
    * the missing characters over for the file's `missingGlyphs`.
    */
   onMissingGlyphs?(chars: string[]): void
+  /** the PDF's header and footer templates, which the font check looks at too */
+  templates?: TemplateToCheck[]
 }
 
 /**
@@ -50,13 +54,17 @@ export async function renderDocument<T>(
       deadline: ctx.deadline,
     },
     async ({ pooled }, phase) => {
+      let forgetCanvasText: (() => Promise<void>) | undefined
       const watch = new AssetWatch(pooled.page, pool.proxy, pool.config.slowAssetMs, (code, message) =>
         ctx.warn(code, message),
       )
       try {
         await useViewport(pooled, steps.viewport ?? DEFAULT_VIEWPORT)
         // a wait expression runs in the page and may leave state: the page is cleaned after it
-        await useScripts(pooled, doc.kind === 'url' || !!doc.wait?.expression || mayRunScripts(doc.html))
+        const scripts = doc.kind === 'url' || !!doc.wait?.expression || mayRunScripts(doc.html)
+        await useScripts(pooled, scripts)
+        // canvas text is noted while page scripts draw it (only they can)
+        if (scripts && steps.onMissingGlyphs) forgetCanvasText = await noteCanvasText(pooled)
         if (!(await useLocale(pooled, steps.locale)))
           ctx.warn(
             'locale_unsupported',
@@ -65,35 +73,61 @@ export async function renderDocument<T>(
         await loadDocument(pooled, doc, ctx, { watch, proxy: pool.proxy })
         phase.loading = false
         const made = await steps.produce(pooled)
-        if (steps.onMissingGlyphs) steps.onMissingGlyphs(await reportFonts(pooled, ctx, watch))
+        if (steps.onMissingGlyphs)
+          steps.onMissingGlyphs(await reportFonts(pooled, ctx, watch, steps.templates ?? []))
         return made
       } finally {
         watch.stop()
+        await forgetCanvasText?.().catch(() => {})
       }
     },
   )
 }
 
-/** The font check's findings as asset_failed warnings (decision 0071); the missing characters. */
-async function reportFonts(pooled: PooledPage, ctx: OutputContext, watch: AssetWatch): Promise<string[]> {
-  const report = await checkFonts(pooled.cdp, ctx.deadline)
+/** What a user can do about characters no font covers, by what draws them. */
+const GLYPH_FIX: Record<PlaceKind, string> = {
+  text: 'load a web font that covers them with @font-face, or ask the operator to install one',
+  canvas:
+    'draw them with a canvas font that covers them (a web font loaded before drawing), or ask the operator to install one',
+  template:
+    "header and footer templates cannot use the page's web fonts: embed one in the template with @font-face and a data: URL, or ask the operator to install one",
+}
+
+/** The font check's findings as asset_failed warnings (decisions 0071, 0094); the missing characters. */
+async function reportFonts(
+  pooled: PooledPage,
+  ctx: OutputContext,
+  watch: AssetWatch,
+  templates: TemplateToCheck[],
+): Promise<string[]> {
+  const report = await checkFonts(pooled, ctx.deadline, templates)
   if (!report) {
     ctx.log('the font check did not finish in time; missing glyphs are not reported')
     return []
   }
+  if (report.unchecked.length > 0)
+    ctx.log(`the font check did not look into ${report.unchecked.join(', ')} (time or frame limit)`)
+  const named = new Set<string>()
   for (const font of report.failedFonts) {
     const what = `did not load as a font (web font "${font.family}"); text that uses it fell back to another font`
-    if (font.urls.length === 0)
-      ctx.warn(
-        'asset_failed',
-        `web font "${font.family}" did not load; text that uses it fell back to another font`,
-      )
     for (const url of font.urls) watch.assetFailed(url, what)
-  }
-  if (report.missingGlyphs.length > 0)
+    // without a URL it is named by its family, once (frames may have the same one)
+    if (font.urls.length > 0 || named.has(font.family)) continue
+    named.add(font.family)
     ctx.warn(
       'asset_failed',
-      `no font has a glyph for ${nameGlyphs(report.missingGlyphs, report.more)}: they show as empty boxes; load a web font that covers them with @font-face, or ask the operator to install one`,
+      `web font "${font.family}" did not load; text that uses it fell back to another font`,
     )
-  return report.missingGlyphs
+  }
+  for (const place of report.places)
+    ctx.warn(
+      'asset_failed',
+      missingGlyphsMessage({
+        chars: place.chars,
+        more: place.more,
+        where: place.where || undefined,
+        fix: GLYPH_FIX[place.kind],
+      }),
+    )
+  return [...new Set(report.places.flatMap((p) => p.chars))]
 }

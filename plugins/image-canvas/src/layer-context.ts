@@ -24,6 +24,8 @@ export interface LayerContext {
   wholeFontFiles: Set<string>
   /** image layers' pixels, already fitted to their box, as data: URIs by layer name */
   images: Map<string, string>
+  /** characters of text layers that no installed font has a glyph for (drawn as empty boxes) */
+  missingGlyphs: Set<string>
   /** lines of unrotated text layers, where they were drawn */
   textRuns: TextRun[]
   /** 422 for a value that cannot be drawn: data_invalid when data set it, else scene_invalid */

@@ -73,6 +73,7 @@ export async function renderScene(
     fontFiles: new Set(),
     wholeFontFiles: new Set(),
     images,
+    missingGlyphs: new Set(),
     textRuns: [],
     reject(layer, property, message) {
       const pointer = bound.get(`${layer.name}.${property}`)
@@ -98,7 +99,7 @@ export async function renderScene(
     signal,
   )
   signal.throwIfAborted()
-  return encodeRaster(
+  const file = await encodeRaster(
     {
       pixels: rendered.pixels,
       width: rendered.width,
@@ -112,6 +113,7 @@ export async function renderScene(
       textRuns: ctx.textRuns.map((run) => onPage(run, applied, size)),
     },
   )
+  return { ...file, missingGlyphs: [...ctx.missingGlyphs] }
 }
 
 /** The output's size in CSS pixels: the scene's, or what `image` asks (one side keeps proportions). */

@@ -136,10 +136,27 @@ describe('text layers', () => {
     expect((await pixels(file.bytes)).inkIn(box, WHITE)).toBeGreaterThan(100)
   })
 
-  it('does not claim a fallback for characters no installed font has', async () => {
-    const { file, warnings } = await render(textScene({ text: 'a\ud800b \uffff' }))
-    expect(warnings).toEqual([])
-    expect((await pixels(file.bytes)).inkIn(box, WHITE)).toBeGreaterThan(20)
+  it('names characters no installed font has, as the Chromium outputs do, and claims no fallback for them', async () => {
+    // U+E000 and U+E001 (private use) and U+FFFF (a noncharacter): no font here has them
+    // (chromium's font-check.test.ts asserts that of fc-list); a lone surrogate draws nothing
+    const { file, warnings } = await render(textScene({ text: 'a\ud800b \uE000\uE001 \uffff \uE000' }))
+    expect(warnings).toEqual([
+      {
+        code: 'asset_failed',
+        message:
+          'Layer title: no font has a glyph for \uE000 (U+E000), \uE001 (U+E001), \uffff (U+FFFF): they show as empty boxes; choose a font_family that covers them, or ask the operator to install a font that does',
+      },
+    ])
+    expect(file.missingGlyphs).toEqual(['\uE000', '\uE001', '\uffff'])
+    // the boxes are drawn: more ink than the two letters alone
+    const letters = await pixels((await render(textScene({ text: 'ab' }))).file.bytes)
+    expect((await pixels(file.bytes)).inkIn(box, WHITE)).toBeGreaterThan(letters.inkIn(box, WHITE) + 50)
+  })
+
+  it('names nothing when the face or its fallback covers every character', async () => {
+    const { file, warnings } = await render(textScene({ text: 'Grüße — Ελληνικά ✓ 你好' }))
+    expect(codes(warnings)).toEqual(['font_fallback_used'])
+    expect(file.missingGlyphs).toEqual([])
   })
 
   it('draws bold heavier and extra light lighter than regular', async () => {

@@ -1,3 +1,4 @@
+import { missingGlyphsMessage, needsGlyph } from '@docsvc/core/sdk'
 import { FALLBACK_FAMILY } from './font-catalog.ts'
 import type { FontFace } from './font-file.ts'
 import type { LayerContext } from './layer-context.ts'
@@ -27,6 +28,7 @@ export function textSvg(layer: TextLayer, ctx: LayerContext): string {
     )
     ctx.fontFiles.add(fallback.file)
   }
+  noteMissingGlyphs(layer, uncovered(text, face, fallback), ctx)
   ctx.fontFiles.add(face.file)
   if (!trimmedCovers(text)) {
     ctx.wholeFontFiles.add(face.file)
@@ -96,6 +98,34 @@ function helpingFace(face: FontFace, candidate: FontFace | undefined, text: stri
     if (face.advance(cp) === undefined && candidate.advance(cp) !== undefined) return candidate
   }
   return undefined
+}
+
+/** Characters neither the face nor its helper has a glyph for, each once. */
+function uncovered(text: string, face: FontFace, fallback: FontFace | undefined): string[] {
+  const missing = new Set<string>()
+  for (const char of text) {
+    const cp = char.codePointAt(0) as number
+    if (face.advance(cp) === undefined && fallback?.advance(cp) === undefined && needsGlyph(char))
+      missing.add(char)
+  }
+  return [...missing]
+}
+
+/**
+ * The warning every output gives for glyphs no font covers (SDK missingGlyphsMessage, decision
+ * 0094), naming the layer; the characters also go to the file's `missingGlyphs`.
+ */
+function noteMissingGlyphs(layer: TextLayer, chars: string[], ctx: LayerContext): void {
+  if (chars.length === 0) return
+  for (const char of chars) ctx.missingGlyphs.add(char)
+  ctx.warn(
+    'asset_failed',
+    missingGlyphsMessage({
+      chars,
+      where: `Layer ${layer.name}`,
+      fix: 'choose a font_family that covers them, or ask the operator to install a font that does',
+    }),
+  )
 }
 
 /** Baseline below the top of a line box: the font's ascent and descent centred in the line. */
