@@ -107,6 +107,18 @@ export const ConfigSchema = Type.Object({
     default: 120,
     description: 'hard limit of one render',
   }),
+  conformanceTimeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 600,
+    default: 10,
+    description:
+      'how long one conformance validator may take on a render before it goes on with a *_validation_unavailable warning',
+  }),
+  verapdfPath: Type.String({
+    default: '',
+    description:
+      'an installed veraPDF command line (verapdf); set, its verdict comes first for PDF/A and PDF/UA',
+  }),
   renderRecordRetentionDays: Type.Integer({
     minimum: 2,
     default: 30,
