@@ -10,8 +10,8 @@ import type {
 // The first that answers gives the verdict; one that throws or overruns is passed over, and when
 // none answers the caller gives SPEC 7.4's `*_validation_unavailable` warning.
 
-/** the id the external veraPDF validator registers under: its verdict comes first */
-export const VERAPDF_VALIDATOR_ID = 'verapdf'
+/** the ids of the external veraPDF validators start so: their verdict comes first */
+export const VERAPDF_ID_PREFIX = 'verapdf'
 
 export type ValidatorOutcome =
   | { report: ConformanceReport }
@@ -32,7 +32,7 @@ export function validatorsFor(
   validators: Iterable<ConformanceValidator>,
   profile: ConformanceProfile,
 ): ConformanceValidator[] {
-  const rank = (v: ConformanceValidator) => (v.id === VERAPDF_VALIDATOR_ID ? 0 : 1)
+  const rank = (v: ConformanceValidator) => (v.id.startsWith(VERAPDF_ID_PREFIX) ? 0 : 1)
   return [...validators]
     .filter((v) => v.profiles.includes(profile))
     .sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))

@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs'
 import path from 'node:path'
 import { type Static, Type } from 'typebox'
 import { parseCidr } from '../net/cidr.ts'
@@ -117,7 +118,7 @@ export const ConfigSchema = Type.Object({
   verapdfPath: Type.String({
     default: '',
     description:
-      'an installed veraPDF command line (verapdf); set, its verdict comes first for PDF/A and PDF/UA',
+      'an installed veraPDF command line (its verapdf script); set, its verdict on PDF/A and PDF/UA comes first',
   }),
   renderRecordRetentionDays: Type.Integer({
     minimum: 2,
@@ -169,6 +170,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   problems.push(...retryScheduleProblems(base.webhookRetrySchedule, label('webhookRetrySchedule')))
   problems.push(...smtpProblems(base))
+  if (base.verapdfPath && !isExecutable(base.verapdfPath))
+    problems.push(
+      `${label('verapdfPath')}: ${base.verapdfPath} is not an executable file (the verapdf script of a veraPDF install)`,
+    )
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(base.dataDir)
   const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
@@ -179,6 +184,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     docsUrl: (base.docsUrl || `${publicUrl}/docs`).replace(/\/+$/, ''),
     mode: base.databaseUrl ? 'cluster' : 'embedded',
     sqlitePath: path.join(dataDir, 'docsvc.sqlite'),
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return statSync(file).isFile()
+  } catch {
+    return false
   }
 }
 
