@@ -46,7 +46,8 @@ export async function checkPdfFiles(
     }
     const outcome = await validateWithin(chosen, bytes, { profile, signal, budgetMs, log: () => {} })
     if ('unavailable' in outcome) {
-      results.push({ file, status: 'unavailable', reason: outcome.unavailable })
+      // the operator's own command: the validators' words help them
+      results.push({ file, status: 'unavailable', reason: outcome.detail })
       continue
     }
     const report = conformanceReportJson({ ...outcome.report, profile })

@@ -25,6 +25,8 @@ export interface ConformanceStageDeps extends Omit<PdfPostProcessContext, 'test'
   /** how long one validator may take before the render goes on without its report */
   validationBudgetMs: number
   warn(code: RenderWarningCode, message: string): void
+  /** the installation's log (never the client's): what a failing validator said */
+  logInternal(message: string): void
   /** `result.conformance.<key>` of the render */
   report(key: string, report: ConformanceReportJson): void
 }
@@ -86,6 +88,7 @@ export async function validateConformance(
         }),
       )
     } else {
+      deps.logInternal(`${check.title} validation unavailable: ${outcome.detail}`)
       deps.warn(
         check.unavailable,
         `The ${check.title} validator did not answer (${outcome.unavailable}); the file is delivered without its report.`,

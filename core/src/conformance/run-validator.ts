@@ -15,8 +15,11 @@ export const VERAPDF_ID_PREFIX = 'verapdf'
 
 export type ValidatorOutcome =
   | { report: ConformanceReport }
-  /** why no validator answered, for the warning and the log */
-  | { unavailable: string }
+  /**
+   * why no validator answered: `unavailable` for the client's warning (no validator's own
+   * words: they may name files and paths of the installation), `detail` for logs and the CLI
+   */
+  | { unavailable: string; detail: string }
 
 export interface ValidateOptions {
   profile: ConformanceProfile
@@ -24,6 +27,7 @@ export interface ValidateOptions {
   signal: AbortSignal
   /** how long one validator may take */
   budgetMs: number
+  /** the render's log, which its client reads: no validator's own words */
   log(message: string): void
 }
 
@@ -43,15 +47,20 @@ export async function validateWithin(
   pdf: Buffer,
   options: ValidateOptions,
 ): Promise<ValidatorOutcome> {
-  if (validators.length === 0) return { unavailable: `no validator for ${options.profile} is installed` }
-  const reasons: string[] = []
+  if (validators.length === 0) {
+    const none = `no validator for ${options.profile} is installed`
+    return { unavailable: none, detail: none }
+  }
+  const reasons = new Set<string>()
+  const details: string[] = []
   for (const validator of validators) {
     const outcome = await askOne(validator, pdf, options)
     if ('report' in outcome) return outcome
     options.log(`validator ${validator.id} (${options.profile}): ${outcome.unavailable}`)
-    reasons.push(`${validator.id}: ${outcome.unavailable}`)
+    reasons.add(outcome.unavailable)
+    details.push(`${validator.id}: ${outcome.detail}`)
   }
-  return { unavailable: reasons.join('; ') }
+  return { unavailable: [...reasons].join('; '), detail: details.join('; ') }
 }
 
 async function askOne(
@@ -74,8 +83,11 @@ async function askOne(
     return { report: { ...report, profile: report.profile ?? profile } }
   } catch (err) {
     signal.throwIfAborted()
-    if (budget.aborted) return { unavailable: `no answer within ${budgetMs} ms` }
-    return { unavailable: `failed: ${causeText(err)}` }
+    if (budget.aborted) {
+      const late = `no answer within ${budgetMs} ms`
+      return { unavailable: late, detail: late }
+    }
+    return { unavailable: 'the validator failed', detail: `failed: ${causeText(err)}` }
   } finally {
     stop()
   }

@@ -78,6 +78,7 @@ function setup() {
     signal: new AbortController().signal,
     warn: (code: RenderWarningCode, message: string) => void warnings.push({ code, message }),
     log: (m: string) => void logs.push(m),
+    logInternal: () => {},
     scratchDir: async () => '/tmp',
     report: (key: string, report: ConformanceReportJson) => {
       reports[key] = report

@@ -152,15 +152,24 @@ describe('conformance of rendered PDFs', () => {
     expect(await fileText(body)).toContain('[fake-pdfa')
   })
 
-  it('treats a validator that throws as not answering (pdfua_validation_unavailable)', async () => {
+  it('treats a validator that throws as not answering (pdfua_validation_unavailable), its words kept out of the answer and the render log', async () => {
     const res = await render('doc pdfua-throw:x', { pdfua: true })
     expect(res.statusCode).toBe(200)
-    expect(res.json().warnings).toEqual([
-      {
-        code: 'pdfua_validation_unavailable',
-        message: expect.stringMatching(/failed: the fake validator broke/),
-      },
-    ])
+    const [warning] = res.json().warnings
+    expect(warning).toEqual({
+      code: 'pdfua_validation_unavailable',
+      message: expect.stringMatching(/PDF\/UA-1 validator did not answer \(the validator failed\)/),
+    })
+    expect(warning.message).not.toMatch(/fake validator broke/)
+    const logs = await t.kernel.db.kysely
+      .selectFrom('render_logs')
+      .select('message')
+      .where('render_id', '=', res.json().id)
+      .execute()
+    // the render's log (which its client reads) names the validator, not what it said
+    const messages = logs.map((l) => l.message)
+    expect(messages).toContain('validator fake-pdfua-validator (pdfua-1): the validator failed')
+    expect(messages.join('\n')).not.toMatch(/fake validator broke/)
   })
 
   it('reports on a tagged PDF without pdfua, never failing on it', async () => {

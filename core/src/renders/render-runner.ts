@@ -313,6 +313,7 @@ export class RenderRunner {
         fetch,
         signal: base.signal,
         warn: base.warn,
+        logInternal: (message: string) => this.#d.log.warn({ render_id: base.renderId }, message),
         log: base.log,
         scratchDir: base.scratchDir,
         report: (key, report) => {

@@ -150,9 +150,15 @@ describe('the veraPDF validator', () => {
     expect(first).toMatchObject({ report: { source: 'veraPDF 1.26.2', valid: true } })
     const fallback = await validateWithin(ordered, Buffer.from('not a pdf'), options)
     expect(fallback).toMatchObject({ report: { source: 'docsvc' } })
-    expect(log).toEqual([
-      expect.stringMatching(/^validator verapdf-pdfa \(pdfa-2b\): failed: veraPDF could not validate/),
-    ])
+    expect(log).toEqual(['validator verapdf-pdfa (pdfa-2b): the validator failed'])
+    const unanswered = await validateWithin([validator('verapdf-pdfa')], Buffer.from('not a pdf'), options)
+    // the client's words and the operator's: veraPDF's own only in the latter
+    expect(unanswered).toEqual({
+      unavailable: 'the validator failed',
+      detail: expect.stringMatching(
+        /^verapdf-pdfa: failed: veraPDF could not validate the file: Couldn't parse stream/,
+      ),
+    })
   })
 })
 
