@@ -91,7 +91,7 @@ export async function validateConformance(
       deps.logInternal(`${check.title} validation unavailable: ${outcome.detail}`)
       deps.warn(
         check.unavailable,
-        `The ${check.title} validator did not answer (${outcome.unavailable}); the file is delivered without its report.`,
+        `No ${check.title} report: ${outcome.unavailable}; the file is delivered without one.`,
       )
       json = conformanceReportJson(conformanceReport(found, { profile: check.profile }))
     }
