@@ -1,4 +1,5 @@
 import ConfigPrint from './commands/config-print.ts'
+import ConformanceCheck from './commands/conformance-check.ts'
 import KeyCreate from './commands/key-create.ts'
 import KeyList from './commands/key-list.ts'
 import KeyRevoke from './commands/key-revoke.ts'
@@ -28,6 +29,7 @@ export const commands = {
   worker: Worker,
   migrate: Migrate,
   'config:print': ConfigPrint,
+  'conformance:check': ConformanceCheck,
   'workspace:create': WorkspaceCreate,
   'workspace:list': WorkspaceList,
   'workspace:suspend': WorkspaceSuspend,

@@ -9,6 +9,11 @@ export {
 } from './billing/workspace-billing.ts'
 export { createKernel, type Kernel, type KernelOptions } from './composition/create-kernel.ts'
 export { type ConfigReport, configReport } from './config-report.ts'
+export {
+  checkPdfFiles,
+  type FileCheck,
+  loadConformanceValidators,
+} from './conformance/conformance-file-check.ts'
 export { openDatabase } from './db/database.ts'
 export { databaseExists, describeDatabase } from './db/database-presence.ts'
 export { migrateToLatest } from './db/migrate.ts'
@@ -23,5 +28,6 @@ export { MEMBER_ROLES, type MemberRole } from './members/member.ts'
 export type { VerificationLinkView } from './members/member-service.ts'
 export { createWorkspaceWithOwner, type WorkspaceWithOwner } from './members/workspace-with-owner.ts'
 export { planTablesMarkdown } from './plans/plan-docs-table.ts'
+export { CONFORMANCE_PROFILES, type ConformanceProfile } from './sdk/pdf-pipeline-contracts.ts'
 export { startServer } from './server.ts'
 export { WORKSPACE_SETTING_NAMES, type WorkspaceSettings } from './workspaces/workspace.ts'

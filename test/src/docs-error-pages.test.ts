@@ -41,8 +41,10 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   email_needs_hosted_file: 'email rules are not served yet',
   render_failed: 'the fallback when no specific code applies: a request that provokes it is a bug to fix',
   render_lost: 'needs a worker that dies mid-render; covered by the crash-restart harness',
-  pdfua_validation_failed: 'PDF/UA output is not served yet (feature_unavailable warning)',
-  pdfa_conversion_failed: 'PDF/A output is not served yet (feature_unavailable warning)',
+  pdfua_validation_failed:
+    'needs the PDF/UA step and a validator that rejects a document; the render tests provoke it with fixture plugins (core/src/renders/render-conformance.test.ts)',
+  pdfa_conversion_failed:
+    'needs the PDF/A step and a validator that rejects a document; the render tests provoke it with fixture plugins (core/src/renders/render-conformance.test.ts)',
   einvoice_invalid: 'e-invoices are not served yet',
   einvoice_validation_failed: 'e-invoices are not served yet',
   render_canceled: 'needs a cancel while a sync render runs: a timing test',

@@ -1,5 +1,6 @@
 import { pdfInfo, pdfPageTexts, pdfText } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { registeredValues } from '../../core/src/kernel/plugins/extension-points.ts'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
 
 // Templates end to end with real Chromium: a published pdf_code template with a header and footer,
@@ -98,20 +99,27 @@ describe('template PDFs with Chromium', () => {
     expect(text).not.toContain('{%')
   }, 60_000)
 
-  it('makes a tagged, watermarked PDF preview with pdf.pdfua that never fails on its report', async () => {
+  it('makes a tagged, watermarked PDF preview with its PDF/UA-1 report, never failing on it', async () => {
     const res = await call('/previews/pdf', {
       template_type: 'pdf_code',
       content: { html: '<h1>{{ title }}</h1><p>Accessible body</p>' },
       data: { title: 'Preview title' },
-      output: { pdf: { pdfua: true } },
+      output: { pdf: { tagged: true } },
     })
     expect(res.statusCode).toBe(200)
     const body = res.json()
-    expect(body).toMatchObject({
-      status: 'succeeded',
-      test: true,
-      result: { conformance: { pdfua: { status: 'unavailable', tagged: true } } },
-    })
+    expect(body).toMatchObject({ status: 'succeeded', test: true })
+    // the report is the installed validator's; without one the preview says so (decision 0109)
+    const validating = registeredValues(t.kernel.plugins.registries.conformanceValidators).some((v) =>
+      v.profiles.includes('pdfua-1'),
+    )
+    if (validating) {
+      expect(body.result.conformance.pdfua).toMatchObject({ profile: 'pdfua-1', source: expect.any(String) })
+    } else {
+      expect(body.warnings).toContainEqual(
+        expect.objectContaining({ code: 'accessibility_validation_unavailable' }),
+      )
+    }
     const { pathname, search } = new URL(body.files[0].url)
     const pdf = (await t.inject({ method: 'GET', url: pathname + search })).rawPayload
     expect(pdfInfo(pdf).Tagged).toBe('yes')

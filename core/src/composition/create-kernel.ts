@@ -59,7 +59,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const core = await bootKernel({
     ...rest,
     roles,
-    builtins: options.builtins ?? (await builtinPlugins(serves)),
+    builtins: [
+      ...(options.builtins ?? (await builtinPlugins(serves))),
+      ...(await externalValidators(options.config, serves)),
+    ],
     features: [...PLATFORM_FEATURES, ...(options.features ?? (await optionalFeatures(serves)))],
   })
   let stopWorkers = async (_deadlineMs: number) => {}
@@ -84,6 +87,13 @@ async function optionalFeatures(serves: boolean): Promise<FeatureModule[]> {
 async function builtinPlugins(serves: boolean): Promise<PluginManifest<never>[]> {
   if (serves) return (await import('./standard-plugins.ts')).STANDARD_PLUGINS
   return (await import('./provider-plugins.ts')).PROVIDER_PLUGINS
+}
+
+/** The operator's veraPDF (DOCSVC_VERAPDF_PATH), for the processes that render (decision 0110). */
+async function externalValidators(config: Config, serves: boolean): Promise<PluginManifest<never>[]> {
+  if (!serves || !config.verapdfPath) return []
+  const { veraPdfPlugin } = await import('../conformance/verapdf/verapdf-validator.ts')
+  return [veraPdfPlugin(config.verapdfPath) as PluginManifest<never>]
 }
 
 async function startWorker(core: KernelCore) {

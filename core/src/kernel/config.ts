@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs'
 import path from 'node:path'
 import { type Static, Type } from 'typebox'
 import { parseCidr } from '../net/cidr.ts'
@@ -107,6 +108,18 @@ export const ConfigSchema = Type.Object({
     default: 120,
     description: 'hard limit of one render',
   }),
+  conformanceTimeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 600,
+    default: 10,
+    description:
+      'how long one conformance validator may take on a render before it goes on with a *_validation_unavailable warning',
+  }),
+  verapdfPath: Type.String({
+    default: '',
+    description:
+      'an installed veraPDF command line (its verapdf script); set, its verdict on PDF/A and PDF/UA comes first',
+  }),
   renderRecordRetentionDays: Type.Integer({
     minimum: 2,
     default: 30,
@@ -157,6 +170,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   problems.push(...retryScheduleProblems(base.webhookRetrySchedule, label('webhookRetrySchedule')))
   problems.push(...smtpProblems(base))
+  if (base.verapdfPath && !isExecutable(base.verapdfPath))
+    problems.push(
+      `${label('verapdfPath')}: ${base.verapdfPath} is not an executable file (the verapdf script of a veraPDF install)`,
+    )
   if (problems.length > 0) throw new ConfigError(problems)
   const dataDir = path.resolve(base.dataDir)
   const publicUrl = (base.publicUrl || `http://localhost:${base.port}`).replace(/\/+$/, '')
@@ -167,6 +184,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     docsUrl: (base.docsUrl || `${publicUrl}/docs`).replace(/\/+$/, ''),
     mode: base.databaseUrl ? 'cluster' : 'embedded',
     sqlitePath: path.join(dataDir, 'docsvc.sqlite'),
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return statSync(file).isFile()
+  } catch {
+    return false
   }
 }
 

@@ -1,13 +1,19 @@
 import { readFile } from 'node:fs/promises'
+import { Value } from 'typebox/value'
+import { plannedSteps } from '../conformance/conformance-options.ts'
+import { type ConformanceStageDeps, runSteps, validateConformance } from '../conformance/conformance-stage.ts'
 import type { PdfTool } from '../kernel/plugins/extension-points.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Registry } from '../sdk/extension-points.ts'
+import type { PdfPostProcessor } from '../sdk/pdf-pipeline-contracts.ts'
 import type { GuardedFetch, RenderedFile } from '../sdk/render-contracts.ts'
 
 // The PDF render options applied after printing (SPEC 2.16): `pdf.metadata` (and the title of a
 // document that has none) is written to the Info dictionary and the XMP packet by the metadata
-// tool, `pdf.attachments` embeds files, then `pdf.protect` encrypts (last, so nothing is added to
-// a file after it is sealed).
+// tool, `pdf.attachments` embeds files, then the registered post-processors the options call
+// for (PDF/A sees the attachments it must declare), then the validators' reports on the
+// unencrypted file, then `pdf.protect` encrypts (last, so nothing is added to a file after it is
+// sealed). The TEST stamp went on before all of it (the render runner).
 
 /** One attachment may be 10 MB, all of a render's together 25 MB (docs/decisions/0010). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1000 * 1000
@@ -24,14 +30,12 @@ interface AttachmentOption {
   relationship?: string
 }
 
-export interface FinishingDeps {
+export interface FinishingDeps extends ConformanceStageDeps {
   /** the title of a document that has none and is given none in `pdf.metadata`: the file name's stem */
   fallbackTitle: string
   tools: Registry<PdfTool>
+  postProcessors: Iterable<PdfPostProcessor>
   fetch: GuardedFetch
-  signal: AbortSignal
-  log(message: string): void
-  scratchDir(): Promise<string>
 }
 
 /** A printed PDF with its attachments and protection; other files and plain PDFs pass unchanged. */
@@ -43,7 +47,14 @@ export async function finishPdf(
   const attachments = (options.attachments ?? []) as AttachmentOption[]
   const protect = options.protect as Record<string, unknown> | null | undefined
   const metadata = metadataToSet(file, options.metadata as Record<string, unknown> | undefined, deps)
-  if (file.format !== 'pdf' || (attachments.length === 0 && !protect && !metadata)) return file
+  if (file.format !== 'pdf') return file
+  const steps = plannedSteps(deps.postProcessors, options)
+  // the request was checked against the same registries; a step whose schema refuses the options
+  // here means the worker loads other plugins than the API: a failure of the installation
+  for (const { processor, options: given } of steps) {
+    if (!Value.Check(processor.optionsSchema, given))
+      throw new ProblemError('render_failed', `The ${processor.id} step does not take the options given.`)
+  }
   let bytes = file.bytes
   if (metadata) {
     deps.log(`metadata ${Object.keys(metadata).join(', ')}`)
@@ -53,6 +64,13 @@ export async function finishPdf(
     const files = await loadAttachments(attachments, deps.fetch)
     bytes = await runTool(deps, 'attach', bytes, { files })
   }
+  // a registered step of the protect phase runs after the reports, with the protect tool
+  const beforeProtect = steps.filter((s) => s.processor.phase !== 'protect')
+  const sealing = steps.filter((s) => s.processor.phase === 'protect')
+  const processed = await runSteps(bytes, beforeProtect, deps)
+  bytes = processed.bytes
+  await validateConformance(bytes, options, processed.findings, deps)
+  bytes = (await runSteps(bytes, sealing, deps)).bytes
   if (protect) {
     const problems = tool(deps, 'protect').check?.(protect) ?? []
     if (problems.length > 0)

@@ -58,12 +58,10 @@ export class PreviewRenders {
     }
     const key = optionsKeyOf(format, req.output, '/output')
     let options = { ...(req.output?.[key] ?? {}) }
-    // SPEC 4.10: a PDF preview asking for PDF/UA or tagging is tagged and never fails on the report
-    const pdfua = kind === 'pdf' && options.pdfua === true
-    if (kind === 'pdf' && (pdfua || options.tagged === true)) {
-      const { pdfua: _pdfua, ...rest } = options
-      options = { ...rest, tagged: true }
-    }
+    // SPEC 4.10: a PDF preview asking for PDF/UA is tagged and made as the render would be (the
+    // PDF/UA step runs); it and a tagged preview carry the PDF/UA-1 report and never fail on it
+    // (the render runner does not fail a preview on a report)
+    if (kind === 'pdf' && options.pdfua === true) options = { ...options, tagged: true }
     const input: TemplateRenderInput = {
       type: 'template',
       template_id: source.templateId,
@@ -74,7 +72,6 @@ export class PreviewRenders {
       overrides: [],
       content: source.content,
       preview: true,
-      ...(pdfua ? { pdfua_report: true } : {}),
     }
     const asTest: AuthContext = { ...auth, test: true }
     const normalised = normaliseRender(

@@ -4,6 +4,12 @@ import { createRegistries } from '../kernel/plugins/extension-points.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
 import { protectSchemaOf } from '../pdf-tools/pdf-tool-schemas.ts'
 import { definePlugin, type PluginManifest } from '../sdk/define-plugin.ts'
+import {
+  type ConformanceValidator,
+  conformanceReport,
+  type Finding,
+  type PdfPostProcessor,
+} from '../sdk/pdf-pipeline-contracts.ts'
 import type { OutputFormat, RenderDocument, RenderOutput } from '../sdk/render-contracts.ts'
 import { stampTestFile, type TestMark } from '../test-mark/test-mark.ts'
 import { loadTestPlugins } from '../testing/load-test-plugins.ts'
@@ -166,9 +172,105 @@ export const fakeOutputsPlugin = definePlugin({
   },
 })
 
+/** `name:<value>` directives in a fake file's text (rule ids have dashes and dots) */
+function directives(bytes: Buffer, name: string): string[] {
+  return [...bytes.toString('latin1').matchAll(new RegExp(`${name}:([\\w.-]+)`, 'g'))].map((m) => m[1]!)
+}
+
+/**
+ * A post-processing step for the fake outputs' text: it appends `[<id> <options>]` to the file,
+ * and reports a finding for each `<id>-finding:<rule>` (error) or `<id>-note:<rule>` (warning)
+ * in it.
+ */
+function fakeStep(
+  id: string,
+  phase: PdfPostProcessor['phase'],
+  optionsSchema: PdfPostProcessor['optionsSchema'],
+) {
+  const step: PdfPostProcessor = {
+    id,
+    phase,
+    optionsSchema,
+    async run(pdf, options, ctx) {
+      ctx.signal.throwIfAborted()
+      const findings: Finding[] = [
+        ...directives(pdf, `${id}-finding`).map((ruleId) => ({
+          ruleId,
+          severity: 'error' as const,
+          message: `${id} could not meet ${ruleId}`,
+          page: 1,
+        })),
+        ...directives(pdf, `${id}-note`).map((ruleId) => ({
+          ruleId,
+          severity: 'warning' as const,
+          message: `${id} notes ${ruleId}`,
+        })),
+      ]
+      return { bytes: Buffer.concat([pdf, Buffer.from(` [${id} ${JSON.stringify(options)}]`)]), findings }
+    },
+  }
+  return step
+}
+
+/**
+ * A validator of the fake outputs' text, for `key` (pdfa or pdfua): `<key>-violate:<rule>`
+ * is an error on page 2, `<key>-hang:x` never answers (nor watches its signal),
+ * `<key>-throw:x` throws.
+ */
+function fakeValidator(
+  key: 'pdfa' | 'pdfua',
+  profiles: ConformanceValidator['profiles'],
+): ConformanceValidator {
+  return {
+    id: `fake-${key}-validator`,
+    reportKey: key,
+    profiles,
+    async validate(pdf, { profile }) {
+      if (directives(pdf, `${key}-hang`).length > 0) return new Promise(() => {})
+      if (directives(pdf, `${key}-throw`).length > 0) throw new Error('the fake validator broke')
+      const findings = directives(pdf, `${key}-violate`).map((ruleId) => ({
+        ruleId,
+        severity: 'error' as const,
+        clause: ruleId.split('-')[0]!,
+        page: 2,
+        object: '4 0 obj PDPage',
+        message: `breaks ${ruleId} of ${profile}`,
+      }))
+      return conformanceReport(findings, {
+        profile,
+        source: 'fake-validator 1',
+        rulesChecked: ['R1', 'R2', 'R3'],
+      })
+    },
+  }
+}
+
+/** PDF/A and PDF/UA steps and validators for the fake outputs (decision 0109). */
+export const fakeConformancePlugin = definePlugin({
+  id: 'fake-conformance',
+  apiVersion: '^1',
+  provides: {
+    pdfPostProcessors: ['fake-pdfa', 'fake-pdfua'],
+    conformanceValidators: ['fake-pdfa-validator', 'fake-pdfua-validator'],
+  },
+  register({ registries }) {
+    registries.pdfPostProcessors.add(
+      'fake-pdfa',
+      fakeStep('fake-pdfa', 'archive', Type.Object({ pdfa: PLAN_GATED_PDF_OPTIONS.pdfa })),
+    )
+    registries.pdfPostProcessors.add(
+      'fake-pdfua',
+      fakeStep('fake-pdfua', 'accessibility', Type.Object({ pdfua: PLAN_GATED_PDF_OPTIONS.pdfua })),
+    )
+    registries.conformanceValidators.add('fake-pdfa-validator', fakeValidator('pdfa', ['pdfa-2b', 'pdfa-3b']))
+    registries.conformanceValidators.add('fake-pdfua-validator', fakeValidator('pdfua', ['pdfua-1']))
+  },
+})
+
 export const FAKE_OUTPUT_BUILTINS = [
   ...STANDARD_PLUGINS.filter((p) => p.id !== 'chromium'),
   fakeOutputsPlugin,
+  fakeConformancePlugin,
 ] as PluginManifest<never>[]
 
 /**
@@ -193,6 +295,7 @@ export const FAKE_RENDER_BUILTINS = [
   standardPlugin('queue-sqlite'),
   standardPlugin('queue-pgboss'),
   fakeRenderPlugin,
+  fakeConformancePlugin,
   withoutInputs(standardPlugin('input-html')),
   withoutInputs(standardPlugin('input-markdown')),
   standardPlugin('image-canvas'),

@@ -6,7 +6,7 @@ export const RenderRecord = Type.Object(
   {
     additionalProperties: true,
     description:
-      "The render: `id` (rnd_...), `status` (queued, processing, succeeded, failed, canceled, expired), `files` (each with `id`, `format`, `pages` for PDFs and a signed `url`), `warnings`, `error` when it failed, `result` (validation reports, a PDF tool's result), and what was sent (`reference`, `metadata`, `test`, `input_type`, `output_format`).",
+      "The render: `id` (rnd_...), `status` (queued, processing, succeeded, failed, canceled, expired), `files` (each with `id`, `format`, `pages` for PDFs and a signed `url`), `warnings`, `error` when it failed, `result` (validation reports: `result.conformance.pdfa` / `.pdfua` with `valid`, `profile`, `source`, `rules_checked`, `errors` and `warnings` of `rule_id`, `clause`, `page`, `object`, `message`; a PDF tool's result), and what was sent (`reference`, `metadata`, `test`, `input_type`, `output_format`).",
   },
 )
 

@@ -1,12 +1,14 @@
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { BillingService } from '../billing/billing-service.ts'
+import type { ConformanceReportJson } from '../conformance/conformance-report-json.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import { putLocalFiles } from '../files/put-local-files.ts'
 import type { ScratchDirs, ScratchLease } from '../files/scratch-dirs.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { mapWithLimit } from '../kernel/map-with-limit.ts'
+import { registeredValues } from '../kernel/plugins/extension-points.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { INTERNAL_FAILURE_MESSAGE, ProblemError } from '../kernel/problem-error.ts'
 import type { OutboundGuard } from '../net/outbound-guard.ts'
@@ -83,6 +85,16 @@ export function renderErrorOf(err: unknown): RenderError {
   return { code: 'render_failed', message: INTERNAL_FAILURE_MESSAGE }
 }
 
+/** A production's result with the render's conformance reports under `conformance` (SPEC 2.4). */
+function withConformance(
+  result: Record<string, unknown> | undefined,
+  conformance: Record<string, ConformanceReportJson>,
+): Record<string, unknown> | undefined {
+  if (Object.keys(conformance).length === 0) return result
+  const given = (result?.conformance ?? {}) as Record<string, unknown>
+  return { ...result, conformance: { ...given, ...conformance } }
+}
+
 /** The worker side of a render (DESIGN.md §6): input -> output -> stored file -> finished row. */
 export class RenderRunner {
   readonly #d: RenderRunnerDeps
@@ -114,6 +126,8 @@ export class RenderRunner {
     // which process ran which attempt: what an operator asks first about a retried render
     const logs: LogLine[] = [logLine(`attempt ${render.attempts} on worker ${WORKER_NAME}`)]
     const scratch = this.#d.scratchDirs.lease()
+    // the conformance reports of the render's PDF (result.conformance), kept when it fails on one
+    const conformance: Record<string, ConformanceReportJson> = {}
     let finish: RenderFinish = {}
     /** the queue took the job back (this worker is stopping, or its lease ran out): the next attempt renders */
     let handedOver = false
@@ -121,7 +135,9 @@ export class RenderRunner {
       // the request as it was sent, for this run only: large bodies read back, credentials opened
       const loaded = await loadLargeBodies(this.#d.fileStore, render.request)
       const sent = { ...render, request: openSecrets(this.#d.renderSecretBox, loaded, render.secrets) }
-      const { files, result, billed } = await this.#produce(sent, signal, warnings, logs, scratch)
+      const produced = await this.#produce(sent, signal, warnings, logs, scratch, conformance)
+      const { files, billed } = produced
+      const result = withConformance(produced.result, conformance)
       const madeAt = new Date()
       const rows = files.map((file, i) => this.#row(render, file, i, files.length, madeAt))
       const storing = this.#store(files, rows)
@@ -177,10 +193,20 @@ export class RenderRunner {
         )
       }
       const at = new Date().toISOString()
-      const failed: Render = { ...render, status: 'failed', warnings, error, finished_at: at, updated_at: at }
+      // a render that failed its PDF/A or PDF/UA report answers with it (SPEC 7.3)
+      const result = withConformance(undefined, conformance)
+      const failed: Render = {
+        ...render,
+        status: 'failed',
+        warnings,
+        error,
+        ...(result ? { result } : {}),
+        finished_at: at,
+        updated_at: at,
+      }
       await renders.finish(
         render,
-        { status: 'failed', warnings, error },
+        { status: 'failed', warnings, error, ...(result ? { result } : {}) },
         [],
         undefined,
         at,
@@ -221,6 +247,7 @@ export class RenderRunner {
     warnings: RenderWarning[],
     logs: LogLine[],
     scratch: ScratchLease,
+    conformance: Record<string, ConformanceReportJson>,
   ): Promise<Production> {
     const { plugins, outboundGuard, workspaceService, config } = this.#d
     const { request } = render
@@ -255,6 +282,7 @@ export class RenderRunner {
       warn: base.warn,
     })
     const fallbackTitle = renderFileStem(filename ?? request.filename, render.id)
+    const preview = render.kind === 'preview'
     const print = async (document: RenderDocument): Promise<RenderedFile> => {
       const output = plugins.registries.outputs.get(request.output.format)
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
@@ -277,10 +305,20 @@ export class RenderRunner {
       return finishPdf(marked, options, {
         fallbackTitle,
         tools: plugins.registries.pdfTools,
+        postProcessors: registeredValues(plugins.registries.pdfPostProcessors),
+        validators: registeredValues(plugins.registries.conformanceValidators),
+        validationBudgetMs: config.conformanceTimeoutSeconds * 1000,
+        preview,
+        test: base.test,
         fetch,
         signal: base.signal,
+        warn: base.warn,
+        logInternal: (message: string) => this.#d.log.warn({ render_id: base.renderId }, message),
         log: base.log,
         scratchDir: base.scratchDir,
+        report: (key, report) => {
+          conformance[key] = report
+        },
       })
     }
     // a templated filename names every file the producer did not name itself

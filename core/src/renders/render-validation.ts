@@ -1,8 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from 'typebox'
+import { postProcessingProblems } from '../conformance/conformance-options.ts'
 import { issuesToProblems, oneOfMessage } from '../http/validation-errors.ts'
-import type { Registries } from '../kernel/plugins/extension-points.ts'
+import { type Registries, registeredValues } from '../kernel/plugins/extension-points.ts'
 import { type FieldProblem, validationProblem } from '../kernel/problem-error.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
@@ -97,6 +98,19 @@ export class RenderValidation {
         },
       ]
     }
-    return output.options === undefined ? [] : this.#check(renderer.optionsSchema, output.options, output.at)
+    if (output.options === undefined) return []
+    const problems = this.#check(renderer.optionsSchema, output.options, output.at)
+    // PDF/A, PDF/UA and the other steps after printing: refused when not installed
+    if (output.format === 'pdf' && problems.length === 0) {
+      problems.push(
+        ...postProcessingProblems(
+          registeredValues(this.#registries.pdfPostProcessors),
+          output.options as Record<string, unknown>,
+          output.at,
+          (schema, value, pointer) => this.#check(schema, value, pointer),
+        ),
+      )
+    }
+    return problems
   }
 }

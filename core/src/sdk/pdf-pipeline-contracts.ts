@@ -53,8 +53,11 @@ export interface ConformanceReport {
   profile?: string
   /** who gave the verdict: `docsvc` (built in) or an external validator with its version */
   source?: string
-  /** the ids of the rules this check covers, so a reader knows what a clean report means */
-  rulesChecked?: string[]
+  /**
+   * the rules this check covers, so a reader knows what a clean report means: their ids, or only
+   * their number when the validator does not list them (veraPDF's report counts passed rules)
+   */
+  rulesChecked?: string[] | number
 }
 
 /** builds a report from findings, so `valid`, `errors` and `warnings` never disagree */

@@ -19,6 +19,9 @@ export type RenderWarningCode =
   | 'font_fallback_used'
   | 'data_coerced'
   | 'text_overflow'
+  | 'pdfa_validation_unavailable'
+  | 'pdfua_validation_unavailable'
+  | 'accessibility_validation_unavailable'
   | PlanSkipWarningCode
 
 export interface RenderWarning {

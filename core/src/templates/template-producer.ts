@@ -3,7 +3,7 @@ import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Render, RenderRequest } from '../renders/render.ts'
 import type { ProducerContext, ProducerWork, Production } from '../sdk/producer-contracts.ts'
-import type { RenderedFile, RenderWarningCode, WaitOptions } from '../sdk/render-contracts.ts'
+import type { RenderedFile, WaitOptions } from '../sdk/render-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
 import { assertDataMatches } from './data-schema.ts'
 import type { TemplateContent } from './template.ts'
@@ -61,7 +61,6 @@ export class TemplateProducer implements ProducerWork {
     return {
       files: [file],
       ...(input.preview ? { billed: false } : {}),
-      ...(input.pdfua_report ? { result: pdfuaReportOf(ctx) } : {}),
     }
   }
 
@@ -121,17 +120,5 @@ export class TemplateProducer implements ProducerWork {
     })
     // the canvas draws no mark of its own: it is stamped as on every other output
     return ctx.render.test ? this.#testMark(file, output.image) : file
-  }
-}
-
-/**
- * The PDF/UA-1 report of a PDF preview (SPEC 4.10). No PDF/UA validator is wired into this
- * installation yet: the preview is tagged, says so in the report and warns, and never fails on it.
- */
-function pdfuaReportOf(ctx: ProducerContext): Record<string, unknown> {
-  const message = 'No PDF/UA-1 validator answered; the preview is a tagged PDF without a report.'
-  ctx.warn('pdfua_validation_unavailable' as RenderWarningCode, message)
-  return {
-    conformance: { pdfua: { status: 'unavailable', tagged: true, errors: [], warnings: [], message } },
   }
 }

@@ -19,8 +19,6 @@ export interface TemplateRenderInput extends Record<string, unknown> {
   /** previews only: content sent inline instead of a stored template */
   content?: TemplateContent
   preview?: boolean
-  /** a PDF preview asked for PDF/UA: the report goes to `result`, it never fails the preview */
-  pdfua_report?: boolean
 }
 
 export function isPreparedTemplateInput(input: Record<string, unknown>): input is TemplateRenderInput {

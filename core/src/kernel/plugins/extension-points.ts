@@ -44,3 +44,8 @@ export function createRegistries(): Registries {
     EXTENSION_POINTS.map((point) => [point, new Registry(LABELS[point])]),
   ) as unknown as Registries
 }
+
+/** What a registry holds, in key order (the post-processors and validators a render runs). */
+export function registeredValues<T>(registry: Pick<Registry<T>, 'keys' | 'get'>): T[] {
+  return registry.keys().flatMap((key) => registry.get(key) ?? [])
+}
