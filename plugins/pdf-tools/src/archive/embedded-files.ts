@@ -1,0 +1,131 @@
+import {
+  PDFArray,
+  PDFDict,
+  type PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  PDFString,
+} from '@cantoo/pdf-lib'
+import type { Finding } from '@docsvc/core/sdk'
+import { archiveFinding, objectName } from './archive-findings.ts'
+import { textOf } from './pdf-values.ts'
+
+// Embedded files of a PDF/A-3 file are associated files (ISO 19005-3 6.8): each file
+// specification has /F and /UF, an /AFRelationship, and its stream a MIME /Subtype and
+// /Params /ModDate; the catalog's /AF lists them all. PDF/A-2 embeds only PDF/A files (6.8),
+// which nothing here can vouch for: each one is a finding there.
+
+export interface AttachmentFacts {
+  name: string
+  mime_type?: string
+  relationship?: string
+}
+
+const RELATIONSHIPS = new Set(['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'])
+const MIME = /^[-\w+.]+\/[-\w+.]+$/
+
+/** The file specifications of the /EmbeddedFiles name tree, with their references. */
+function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
+  const { context } = doc
+  const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict)
+  const root = names?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)
+  const specs: PDFRef[] = []
+  const seen = new Set<PDFDict>()
+  const stack: (PDFDict | undefined)[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (!node || seen.has(node)) continue
+    seen.add(node)
+    const pairs = node.lookupMaybe(PDFName.of('Names'), PDFArray)?.asArray() ?? []
+    for (let i = 1; i < pairs.length; i += 2) {
+      const spec = pairs[i]
+      if (spec instanceof PDFRef) specs.push(spec)
+      else if (spec instanceof PDFDict) {
+        // a direct specification: made indirect so the catalog's /AF can point at the same one
+        const ref = context.register(spec)
+        node.lookup(PDFName.of('Names'), PDFArray).set(i, ref)
+        specs.push(ref)
+      }
+    }
+    for (const kid of node.lookupMaybe(PDFName.of('Kids'), PDFArray)?.asArray() ?? [])
+      stack.push(context.lookupMaybe(kid, PDFDict))
+  }
+  return specs
+}
+
+function pdfDate(date: Date): PDFString {
+  const iso = date.toISOString().replace(/[-:T]/g, '').slice(0, 14)
+  return PDFString.of(`D:${iso}Z`)
+}
+
+function declare(doc: PDFDocument, spec: PDFDict, facts: AttachmentFacts | undefined, now: Date): void {
+  const { context } = doc
+  const fileName = textOf(spec.get(PDFName.of('UF'))) ?? textOf(spec.get(PDFName.of('F'))) ?? 'attachment'
+  if (!spec.get(PDFName.of('F'))) spec.set(PDFName.of('F'), PDFString.of(fileName))
+  if (!spec.get(PDFName.of('UF'))) spec.set(PDFName.of('UF'), PDFHexString.fromText(fileName))
+  const asked = facts?.relationship
+  if (asked && RELATIONSHIPS.has(asked)) spec.set(PDFName.of('AFRelationship'), PDFName.of(asked))
+  else if (!(spec.get(PDFName.of('AFRelationship')) instanceof PDFName))
+    spec.set(PDFName.of('AFRelationship'), PDFName.of('Unspecified'))
+  const ef = spec.lookupMaybe(PDFName.of('EF'), PDFDict)
+  for (const key of ['F', 'UF']) {
+    const stream = context.lookupMaybe(ef?.get(PDFName.of(key)), PDFStream)
+    if (!stream) continue
+    const subtype = stream.dict.get(PDFName.of('Subtype'))
+    const given = facts?.mime_type && MIME.test(facts.mime_type) ? facts.mime_type : undefined
+    const current = subtype instanceof PDFName ? subtype.decodeText() : undefined
+    if (!current || !MIME.test(current))
+      stream.dict.set(PDFName.of('Subtype'), PDFName.of(given ?? 'application/octet-stream'))
+    let params = stream.dict.lookupMaybe(PDFName.of('Params'), PDFDict)
+    if (!params) {
+      params = context.obj({})
+      stream.dict.set(PDFName.of('Params'), params)
+    }
+    if (!params.get(PDFName.of('ModDate'))) params.set(PDFName.of('ModDate'), pdfDate(now))
+  }
+}
+
+/**
+ * PDF/A-3: declares every embedded file and lists it in the catalog's /AF (kept entries first).
+ * PDF/A-2: a finding per embedded file.
+ */
+export function declareEmbeddedFiles(
+  doc: PDFDocument,
+  part: 2 | 3,
+  attachments: readonly AttachmentFacts[],
+  findings: Finding[],
+): number {
+  const { context } = doc
+  const specs = embeddedFileSpecs(doc)
+  if (part === 2) {
+    for (const ref of specs) {
+      const object = objectName(ref)
+      findings.push(
+        archiveFinding('6.8', 5, 'PDF/A-2 embeds only PDF/A files; this one cannot be vouched for', {
+          ...(object ? { object } : {}),
+        }),
+      )
+    }
+    return specs.length
+  }
+  const byName = new Map(attachments.map((a) => [a.name, a]))
+  const now = new Date()
+  const af = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray) ?? context.obj([])
+  const listed = new Set(
+    af
+      .asArray()
+      .filter((r): r is PDFRef => r instanceof PDFRef)
+      .map((r) => r.tag),
+  )
+  for (const ref of specs) {
+    const spec = context.lookupMaybe(ref, PDFDict)
+    if (!spec) continue
+    const fileName = textOf(spec.get(PDFName.of('UF'))) ?? textOf(spec.get(PDFName.of('F')))
+    declare(doc, spec, fileName === undefined ? undefined : byName.get(fileName), now)
+    if (!listed.has(ref.tag)) af.push(ref)
+  }
+  if (af.size() > 0) doc.catalog.set(PDFName.of('AF'), af)
+  return specs.length
+}
