@@ -39,7 +39,30 @@ function conformanceClaims(packet: string, added: ConformanceClaims = {}): strin
   return [...claims].map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
 }
 
+/**
+ * PDF/A allows in XMP only the schemas of the XMP specification and its own, unless a packet
+ * describes the others in a PDF/A extension schema (ISO 19005-2 6.6.2.3): a PDF/A file that also
+ * claims PDF/UA describes `pdfuaid` this way, as ISO 14289-1 asks.
+ */
+const PDFUA_EXTENSION = [
+  '<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">',
+  '<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">',
+  '<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>',
+  '<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>',
+  '<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>',
+  '<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource">',
+  '<pdfaProperty:name>part</pdfaProperty:name>',
+  '<pdfaProperty:valueType>Integer</pdfaProperty:valueType>',
+  '<pdfaProperty:category>internal</pdfaProperty:category>',
+  '<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>',
+  '</rdf:li></rdf:Seq></pdfaSchema:property>',
+  '</rdf:li></rdf:Bag></pdfaExtension:schemas>',
+  '</rdf:Description>',
+]
+
 export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
+  const describesPdfua =
+    claims.some((c) => c.startsWith('<pdfaid:')) && claims.some((c) => c.startsWith('<pdfuaid:'))
   const props: string[] = []
   const alt = (name: string, value: string | null) => {
     if (value !== null)
@@ -69,6 +92,7 @@ export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
     ...props,
     ...claims,
     '</rdf:Description>',
+    ...(describesPdfua ? PDFUA_EXTENSION : []),
     '</rdf:RDF>',
     '</x:xmpmeta>',
     '<?xpacket end="w"?>',
