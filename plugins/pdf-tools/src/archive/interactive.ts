@@ -93,7 +93,12 @@ export function fixPages(doc: PDFDocument, findings: Finding[]): void {
     node.delete(PDFName.of('PresSteps'))
     const annots = node.lookupMaybe(PDFName.of('Annots'), PDFArray)
     if (!annots) return
-    const kept = annots.asArray().filter((ref) => fixAnnotation(context, ref, index + 1, findings))
+    const kept = annots.asArray().filter((ref) => {
+      if (fixAnnotation(context, ref, index + 1, findings)) return true
+      // gone from the file too, not only from the page: the object alone would still be one
+      if (ref instanceof PDFRef) context.delete(ref)
+      return false
+    })
     if (kept.length !== annots.size()) node.set(PDFName.of('Annots'), context.obj(kept))
   })
 }

@@ -1,6 +1,6 @@
 // Test helper only: a PDF's objects as qpdf reads them (qpdf --json, version 2), so tests check
 // what any reader sees, not what pdf-lib believes it wrote.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -26,9 +26,14 @@ export function pdfStructure(bytes: Buffer): PdfStructure {
   const file = path.join(dir, 'in.pdf')
   writeFileSync(file, bytes)
   try {
-    const json = JSON.parse(
-      execFileSync('qpdf', ['--json', '--json-stream-data=none', file], { maxBuffer: 1 << 28 }).toString(),
-    ) as { qpdf: [unknown, Record<string, { value?: Json; stream?: { dict: PdfDict } }>] }
+    const run = spawnSync('qpdf', ['--json', '--json-key=qpdf', '--json-stream-data=none', file], {
+      maxBuffer: 1 << 28,
+    })
+    // exit 3: warnings only (a file of odd objects still has a JSON reading)
+    if (run.status !== 0 && run.status !== 3) throw new Error(`qpdf --json: ${run.stderr}`)
+    const json = JSON.parse(run.stdout.toString()) as {
+      qpdf: [unknown, Record<string, { value?: Json; stream?: { dict: PdfDict } }>]
+    }
     const objects = json.qpdf[1]
     const dicts = new Map<string, PdfDict>()
     for (const [key, object] of Object.entries(objects)) {

@@ -163,6 +163,7 @@ describe('PDF/A-2b of a Chromium print', () => {
     const pdf = pdfStructure(tagged)
     expect(pdf.catalog['/StructTreeRoot']).toBeDefined()
     expect(pdf.catalog['/MarkInfo']).toMatchObject({ '/Marked': true })
+    expect(pdf.catalog['/Lang']).toBe('u:en')
     expect(pdfaRuleBreaks(pdf, 2)).toEqual([])
   }, 180_000)
 })

@@ -91,9 +91,32 @@ function objectBreaks(pdf: PdfStructure): string[] {
       breaks.push(`6.2.11.4.2-2: ${ref} keeps a CIDSet`)
     if (subtype === '/CIDFontType2' && dict['/CIDToGIDMap'] === undefined)
       breaks.push(`6.2.11.3.2-1: ${ref} has no CIDToGIDMap`)
+    if (dict['/Type'] === '/Font') breaks.push(...fontBreaks(pdf, ref, dict))
   }
   if (pdf.catalog['/AA'] !== undefined) breaks.push('6.5.2-1: the catalog has /AA')
   if (pdf.catalog['/NeedsRendering'] !== undefined) breaks.push('6.4.2-2: NeedsRendering')
+  return breaks
+}
+
+const SIMPLE_FONTS = new Set(['/Type1', '/MMType1', '/TrueType', '/Type3'])
+const FONT_FILES = ['/FontFile', '/FontFile2', '/FontFile3']
+
+/** 6.2.11.2 (simple fonts' widths cover FirstChar..LastChar), 6.2.11.4.1 (programs embedded). */
+function fontBreaks(pdf: PdfStructure, ref: string, font: PdfDict): string[] {
+  const breaks: string[] = []
+  const subtype = String(font['/Subtype'])
+  if (SIMPLE_FONTS.has(subtype)) {
+    const widths = pdf.resolve(font['/Widths']) as unknown[] | undefined
+    const first = Number(font['/FirstChar'])
+    const last = Number(font['/LastChar'])
+    if (!widths || widths.length !== last - first + 1)
+      breaks.push(`6.2.11.2-6: ${ref} widths do not cover its codes`)
+  }
+  if (subtype !== '/Type3' && subtype !== '/Type0') {
+    const descriptor = pdf.resolve(font['/FontDescriptor']) as PdfDict | undefined
+    if (!FONT_FILES.some((key) => descriptor?.[key] !== undefined))
+      breaks.push(`6.2.11.4.1-1: ${ref} (${String(font['/BaseFont'])}) is not embedded`)
+  }
   return breaks
 }
 
