@@ -10,7 +10,7 @@ import {
 } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
 import { archiveFinding, objectName } from './archive-findings.ts'
-import { textOf } from './pdf-values.ts'
+import { nameOf, textOf } from './pdf-values.ts'
 
 // Embedded files of a PDF/A-3 file are associated files (ISO 19005-3 6.8): each file
 // specification has /F and /UF, an /AFRelationship, and its stream a MIME /Subtype and
@@ -26,7 +26,7 @@ export interface AttachmentFacts {
 const RELATIONSHIPS = new Set(['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'])
 const MIME = /^[-\w+.]+\/[-\w+.]+$/
 
-/** The file specifications of the /EmbeddedFiles name tree, with their references. */
+/** The file specifications of the /EmbeddedFiles name tree and of FileAttachment annotations. */
 function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
   const { context } = doc
   const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict)
@@ -51,6 +51,26 @@ function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
     }
     for (const kid of node.lookupMaybe(PDFName.of('Kids'), PDFArray)?.asArray() ?? [])
       stack.push(context.lookupMaybe(kid, PDFDict))
+  }
+  const all = [...specs, ...attachmentAnnotationSpecs(doc)]
+  return all.filter((ref, i) => all.findIndex((r) => r.tag === ref.tag) === i)
+}
+
+/** The file specifications of FileAttachment annotations (files shown as a pin on a page). */
+function attachmentAnnotationSpecs(doc: PDFDocument): PDFRef[] {
+  const specs: PDFRef[] = []
+  for (const page of doc.getPages()) {
+    for (const ref of page.node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? []) {
+      const annot = doc.context.lookupMaybe(ref, PDFDict)
+      if (nameOf(annot?.get(PDFName.of('Subtype'))) !== 'FileAttachment') continue
+      const spec = annot?.get(PDFName.of('FS'))
+      if (spec instanceof PDFRef) specs.push(spec)
+      else if (spec instanceof PDFDict) {
+        const indirect = doc.context.register(spec)
+        annot?.set(PDFName.of('FS'), indirect)
+        specs.push(indirect)
+      }
+    }
   }
   return specs
 }
@@ -100,7 +120,10 @@ export function declareEmbeddedFiles(
   const { context } = doc
   const specs = embeddedFileSpecs(doc)
   if (part === 2) {
-    for (const ref of specs) {
+    const embedded = specs.filter(
+      (ref) => context.lookupMaybe(ref, PDFDict)?.get(PDFName.of('EF')) !== undefined,
+    )
+    for (const ref of embedded) {
       const object = objectName(ref)
       findings.push(
         archiveFinding('6.8', 5, 'PDF/A-2 embeds only PDF/A files; this one cannot be vouched for', {
@@ -108,7 +131,7 @@ export function declareEmbeddedFiles(
         }),
       )
     }
-    return specs.length
+    return embedded.length
   }
   const byName = new Map(attachments.map((a) => [a.name, a]))
   const now = new Date()

@@ -90,4 +90,43 @@ describe('PDF/A repairs of what Chromium does not print', () => {
     expect(pdf.catalog['/OpenAction']).toBeUndefined()
     expect(pdf.catalog['/AA']).toBeUndefined()
   }, 120_000)
+
+  it('declares a file attached to a page annotation under PDF/A-3b', async () => {
+    const doc = await PDFDocument.create()
+    const page = doc.addPage([300, 300])
+    const { context } = doc
+    const file = context.register(context.stream('a,b\n', { Type: 'EmbeddedFile' }))
+    const spec = context.obj({ Type: 'Filespec', F: PDFString.of('pin.csv'), EF: { F: file } })
+    const appearance = context.register(
+      context.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 10, 10] }),
+    )
+    const pin = context.obj({
+      Type: 'Annot',
+      Subtype: 'FileAttachment',
+      Rect: [0, 0, 10, 10],
+      FS: spec,
+      AP: { N: appearance },
+    })
+    page.node.set(PDFName.of('Annots'), context.obj([context.register(pin)]))
+    const input = Buffer.from(await doc.save())
+    const result = await pdfaProcessor.run(
+      input,
+      { pdfa: '3b' },
+      {
+        signal: AbortSignal.timeout(60_000),
+        log() {},
+        scratchDir: async () => tmpdir(),
+        test: false,
+      },
+    )
+    const pdf = pdfStructure(result.bytes)
+    const annot = [...pdf.dicts.values()].find((d) => d['/Subtype'] === '/FileAttachment')!
+    const specRef = annot['/FS'] as string
+    expect(pdf.resolve(pdf.catalog['/AF'])).toEqual([specRef])
+    expect(pdf.resolve(specRef)).toMatchObject({ '/AFRelationship': '/Unspecified', '/UF': 'u:pin.csv' })
+    const stream = pdf.resolve(file.toString()) as Record<string, unknown>
+    expect(stream['/Subtype']).toBe('/application/octet-stream')
+    expect(pdf.resolve(stream['/Params'] as string)).toHaveProperty('/ModDate')
+    expect(pdfaRuleBreaks(pdf, 3)).toEqual([])
+  }, 120_000)
 })
