@@ -93,11 +93,6 @@ export interface PdfPostProcessor<O = Record<string, unknown>> {
   readonly order?: number
   /** the render options it takes (validated before run); it runs only when they are given */
   readonly optionsSchema: TObject
-  /**
-   * Request rules across the options that need no PDF (e.g. PDF/A refuses `protect`), run when
-   * the render is created: problems with JSON Pointers into the options object (`/protect`).
-   */
-  check?(options: Record<string, unknown>): { path: string; code: string; message: string }[]
   run(pdf: Buffer, options: O, ctx: PdfPostProcessContext): Promise<PdfPostProcessResult>
 }
 

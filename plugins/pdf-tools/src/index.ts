@@ -9,7 +9,6 @@ import { rotateTool } from './rotate-tool.ts'
 import { splitTool } from './split-tool.ts'
 import { unlockTool } from './unlock-tool.ts'
 
-export { pdfaOptionProblems } from './archive/pdfa-options.ts'
 export { pdfaProcessor } from './archive/pdfa-processor.ts'
 export { type Attachment, attachTool } from './attach-tool.ts'
 export { parsePages, resolvePages } from './page-ranges.ts'

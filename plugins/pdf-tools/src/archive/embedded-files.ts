@@ -15,15 +15,8 @@ import { nameOf, textOf } from './pdf-values.ts'
 // Embedded files of a PDF/A-3 file are associated files (ISO 19005-3 6.8): each file
 // specification has /F and /UF, an /AFRelationship, and its stream a MIME /Subtype and
 // /Params /ModDate; the catalog's /AF lists them all. PDF/A-2 embeds only PDF/A files (6.8),
-// which nothing here can vouch for: each one is a finding there.
+// which nothing here can vouch for: each one is a finding there, which fails the render.
 
-export interface AttachmentFacts {
-  name: string
-  mime_type?: string
-  relationship?: string
-}
-
-const RELATIONSHIPS = new Set(['Source', 'Data', 'Alternative', 'Supplement', 'Unspecified'])
 const MIME = /^[-\w+.]+\/[-\w+.]+$/
 
 /** The file specifications of the /EmbeddedFiles name tree and of FileAttachment annotations. */
@@ -80,24 +73,24 @@ function pdfDate(date: Date): PDFString {
   return PDFString.of(`D:${iso}Z`)
 }
 
-function declare(doc: PDFDocument, spec: PDFDict, facts: AttachmentFacts | undefined, now: Date): void {
+/**
+ * Completes one file specification: the attach step wrote the request's relationship and media
+ * type; what a file lacks gets the values ISO 19005-3 names for the unknown.
+ */
+function declare(doc: PDFDocument, spec: PDFDict, now: Date): void {
   const { context } = doc
   const fileName = textOf(spec.get(PDFName.of('UF'))) ?? textOf(spec.get(PDFName.of('F'))) ?? 'attachment'
   if (!spec.get(PDFName.of('F'))) spec.set(PDFName.of('F'), PDFString.of(fileName))
   if (!spec.get(PDFName.of('UF'))) spec.set(PDFName.of('UF'), PDFHexString.fromText(fileName))
-  const asked = facts?.relationship
-  if (asked && RELATIONSHIPS.has(asked)) spec.set(PDFName.of('AFRelationship'), PDFName.of(asked))
-  else if (!(spec.get(PDFName.of('AFRelationship')) instanceof PDFName))
+  if (!(spec.get(PDFName.of('AFRelationship')) instanceof PDFName))
     spec.set(PDFName.of('AFRelationship'), PDFName.of('Unspecified'))
   const ef = spec.lookupMaybe(PDFName.of('EF'), PDFDict)
   for (const key of ['F', 'UF']) {
     const stream = context.lookupMaybe(ef?.get(PDFName.of(key)), PDFStream)
     if (!stream) continue
-    const subtype = stream.dict.get(PDFName.of('Subtype'))
-    const given = facts?.mime_type && MIME.test(facts.mime_type) ? facts.mime_type : undefined
-    const current = subtype instanceof PDFName ? subtype.decodeText() : undefined
-    if (!current || !MIME.test(current))
-      stream.dict.set(PDFName.of('Subtype'), PDFName.of(given ?? 'application/octet-stream'))
+    // 6.8-1: a MIME type, application/octet-stream when it is not known
+    if (!MIME.test(nameOf(stream.dict.get(PDFName.of('Subtype'))) ?? ''))
+      stream.dict.set(PDFName.of('Subtype'), PDFName.of('application/octet-stream'))
     let params = stream.dict.lookupMaybe(PDFName.of('Params'), PDFDict)
     if (!params) {
       params = context.obj({})
@@ -111,12 +104,7 @@ function declare(doc: PDFDocument, spec: PDFDict, facts: AttachmentFacts | undef
  * PDF/A-3: declares every embedded file and lists it in the catalog's /AF (kept entries first).
  * PDF/A-2: a finding per embedded file.
  */
-export function declareEmbeddedFiles(
-  doc: PDFDocument,
-  part: 2 | 3,
-  attachments: readonly AttachmentFacts[],
-  findings: Finding[],
-): number {
+export function declareEmbeddedFiles(doc: PDFDocument, part: 2 | 3, findings: Finding[]): number {
   const { context } = doc
   const specs = embeddedFileSpecs(doc)
   if (part === 2) {
@@ -133,7 +121,6 @@ export function declareEmbeddedFiles(
     }
     return embedded.length
   }
-  const byName = new Map(attachments.map((a) => [a.name, a]))
   const now = new Date()
   const af = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray) ?? context.obj([])
   const listed = new Set(
@@ -145,8 +132,7 @@ export function declareEmbeddedFiles(
   for (const ref of specs) {
     const spec = context.lookupMaybe(ref, PDFDict)
     if (!spec) continue
-    const fileName = textOf(spec.get(PDFName.of('UF'))) ?? textOf(spec.get(PDFName.of('F')))
-    declare(doc, spec, fileName === undefined ? undefined : byName.get(fileName), now)
+    declare(doc, spec, now)
     if (!listed.has(ref.tag)) af.push(ref)
   }
   if (af.size() > 0) doc.catalog.set(PDFName.of('AF'), af)

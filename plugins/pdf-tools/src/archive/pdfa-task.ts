@@ -7,7 +7,7 @@ import { exclusiveBuffer, type Finding, transferring } from '@docsvc/core/sdk'
 import { readMetadata } from '../pdf-info.ts'
 import { pdfProblem } from '../tasks/pdf-task-errors.ts'
 import { writeXmp } from '../xmp.ts'
-import { type AttachmentFacts, declareEmbeddedFiles } from './embedded-files.ts'
+import { declareEmbeddedFiles } from './embedded-files.ts'
 import { fixCatalog, fixPages } from './interactive.ts'
 import { fixObjects } from './object-fixes.ts'
 import { setOutputIntent } from './output-intent.ts'
@@ -15,7 +15,6 @@ import { setOutputIntent } from './output-intent.ts'
 export interface PdfaTaskInput {
   pdf: Uint8Array
   part: 2 | 3
-  attachments: AttachmentFacts[]
 }
 
 export interface PdfaTaskOutput {
@@ -60,7 +59,7 @@ export default async function pdfaTask(input: PdfaTaskInput): Promise<PdfaTaskOu
   fixCatalog(doc, findings)
   fixPages(doc, findings)
   fixObjects(doc, findings)
-  const embeddedFiles = declareEmbeddedFiles(doc, input.part, input.attachments, findings)
+  const embeddedFiles = declareEmbeddedFiles(doc, input.part, findings)
   // 6.6: the packet says what the Info dictionary says, and claims the part and level
   writeXmp(doc, readMetadata(doc), { 'pdfaid:part': String(input.part), 'pdfaid:conformance': 'B' })
   const bytes = await doc.save({ updateFieldAppearances: false, addDefaultPage: false })
