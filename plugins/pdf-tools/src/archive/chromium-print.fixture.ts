@@ -1,6 +1,6 @@
 // Test and bench helper only (no product code imports it): PDFs printed by the Chromium the
 // service ships, as the PDF/A step receives them.
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, chromium, type Page } from 'playwright-core'
 
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAYAAADED76LAAAAEklEQVR4nGOQqzixAB9mGBkKAIgXf4GE5AYiAAAAAElFTkSuQmCC'
@@ -25,8 +25,28 @@ export function pagesHtml(pages: number): string {
   return `<!doctype html><html lang="en"><head><title>Long document</title></head><body>${Array.from({ length: pages }, (_, i) => page(i + 1)).join('')}</body></html>`
 }
 
+/** Graphics Chromium draws with soft masks, shadings and groups, under a header, footer and outline. */
+export const EFFECTS_HTML = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Effekte</title><style>
+.grad{background:linear-gradient(90deg,rgba(255,0,0,.8),rgba(0,0,255,.2));height:30px}
+.blend{mix-blend-mode:multiply;background:#0f0;width:80px;height:30px}
+.blur{filter:blur(2px);background:#f80;width:80px;height:30px}
+.shadow{box-shadow:4px 4px 8px rgba(0,0,0,.5);border-radius:10px;width:80px;height:30px}
+.clip{clip-path:circle(40%);background:radial-gradient(circle,#ff0,#f00);width:60px;height:60px}
+.mask{-webkit-mask-image:linear-gradient(black,transparent);background:#00f;width:80px;height:30px}
+</style></head><body>
+<h1>Effekte</h1><div class="grad"></div><div class="blend"></div><div class="blur"></div><div class="shadow"></div><div class="clip"></div><div class="mask"></div>
+<h2>Zeichen</h2><p style="font-style:italic;text-decoration:underline wavy red">Ünïcödé ﬁ “quotes” — € ½ Ελληνικά Русский עברית العربية हिन्दी ไทย</p>
+<svg width="200" height="60"><defs><linearGradient id="lg"><stop offset="0" stop-color="red" stop-opacity=".3"/><stop offset="1" stop-color="blue"/></linearGradient><mask id="m"><rect width="100" height="60" fill="white" opacity=".5"/></mask><pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse"><circle cx="5" cy="5" r="3" fill="purple"/></pattern></defs><rect width="100" height="60" fill="url(#lg)" mask="url(#m)"/><rect x="100" width="100" height="60" fill="url(#p)"/></svg>
+<h2>Formular</h2><input type="radio" checked><input type="range"><input type="date" value="2024-01-01"><progress value="50" max="100"></progress>
+</body></html>`
+
+export type PrintOptions = Pick<
+  NonNullable<Parameters<Page['pdf']>[0]>,
+  'tagged' | 'outline' | 'displayHeaderFooter' | 'headerTemplate' | 'footerTemplate'
+>
+
 export interface ChromiumPrinter {
-  print(html: string, options?: { tagged?: boolean }): Promise<Buffer>
+  print(html: string, options?: PrintOptions): Promise<Buffer>
   close(): Promise<void>
 }
 
@@ -40,7 +60,7 @@ export async function chromiumPrinter(): Promise<ChromiumPrinter> {
       const page = await browser.newPage()
       try {
         await page.setContent(html)
-        return await page.pdf({ format: 'A4', printBackground: true, tagged: options.tagged ?? false })
+        return await page.pdf({ format: 'A4', printBackground: true, tagged: false, ...options })
       } finally {
         await page.close()
       }

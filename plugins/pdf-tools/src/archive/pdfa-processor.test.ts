@@ -6,7 +6,13 @@ import { runPdfPostProcessorContract } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attachTool } from '../attach-tool.ts'
 import { stopPdfWorkers } from '../pdf-workers.ts'
-import { type ChromiumPrinter, chromiumPrinter, RICH_HTML } from './chromium-print.fixture.ts'
+import {
+  type ChromiumPrinter,
+  chromiumPrinter,
+  EFFECTS_HTML,
+  type PrintOptions,
+  RICH_HTML,
+} from './chromium-print.fixture.ts'
 import { pdfStructure } from './pdf-structure.fixture.ts'
 import { pdfaProcessor } from './pdfa-processor.ts'
 import { embeddedFileSpecs, pdfaRuleBreaks } from './pdfa-rules.fixture.ts'
@@ -18,15 +24,15 @@ import { embeddedFileSpecs, pdfaRuleBreaks } from './pdfa-rules.fixture.ts'
 let printer: ChromiumPrinter | undefined
 const printed = new Map<string, Promise<Buffer>>()
 
-/** One print per document and tagging, shared by the suites below. */
-function print(html: string, tagged = false): Promise<Buffer> {
-  const key = `${tagged}:${html}`
+/** One print per document and options, shared by the suites below. */
+function print(html: string, options: PrintOptions = {}): Promise<Buffer> {
+  const key = `${JSON.stringify(options)}:${html}`
   if (!printed.has(key)) {
     printed.set(
       key,
       (async () => {
         printer ??= await chromiumPrinter()
-        return printer.print(html, { tagged })
+        return printer.print(html, options)
       })(),
     )
   }
@@ -155,11 +161,29 @@ describe('PDF/A-2b of a Chromium print', () => {
   })
 
   it('keeps a tagged print tagged', async () => {
-    const tagged = (await pdfaProcessor.run(await print(RICH_HTML, true), { pdfa: '2b' }, ctx())).bytes
+    const tagged = (await pdfaProcessor.run(await print(RICH_HTML, { tagged: true }), { pdfa: '2b' }, ctx()))
+      .bytes
     const pdf = pdfStructure(tagged)
     expect(pdf.catalog['/StructTreeRoot']).toBeDefined()
     expect(pdf.catalog['/MarkInfo']).toMatchObject({ '/Marked': true })
     expect(pdf.catalog['/Lang']).toBe('u:en')
+    expect(pdfaRuleBreaks(pdf, 2)).toEqual([])
+  }, 180_000)
+})
+
+describe('PDF/A-2b of graphics effects under a header, footer and outline', () => {
+  it('keeps the outline and breaks none of the checked rules', async () => {
+    const input = await print(EFFECTS_HTML, {
+      tagged: true,
+      outline: true,
+      displayHeaderFooter: true,
+      headerTemplate: '<div style="font-size:10px">Kopf <span class="title"></span></div>',
+      footerTemplate: '<div style="font-size:10px;opacity:.5">Seite <span class="pageNumber"></span></div>',
+    })
+    const output = (await pdfaProcessor.run(input, { pdfa: '2b' }, ctx())).bytes
+    const pdf = pdfStructure(output)
+    expect(pdf.catalog['/Outlines']).toBeDefined()
+    expect(pdftotext(output)).toContain('Seite 1')
     expect(pdfaRuleBreaks(pdf, 2)).toEqual([])
   }, 180_000)
 })
