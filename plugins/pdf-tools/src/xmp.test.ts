@@ -4,8 +4,12 @@ import { readMetadata } from './pdf-info.ts'
 import { writeXmp } from './xmp.ts'
 
 async function packetAfter(...steps: Parameters<typeof writeXmp>[2][]): Promise<string> {
+  return packetOf('Report', ...steps)
+}
+
+async function packetOf(title: string, ...steps: Parameters<typeof writeXmp>[2][]): Promise<string> {
   let doc = await PDFDocument.create()
-  doc.setTitle('Report')
+  doc.setTitle(title)
   for (const claims of steps) {
     writeXmp(doc, readMetadata(doc), claims)
     // each step of the chain reads the file the last one saved
@@ -39,5 +43,13 @@ describe('writeXmp', () => {
     const packet = await packetAfter({ 'pdfuaid:part': '1' })
     expect(packet).toContain('<pdfuaid:part>1</pdfuaid:part>')
     expect(packet).not.toContain('pdfaExtension')
+  })
+
+  it('leaves out characters XML cannot carry, so the packet stays well-formed', async () => {
+    const packet = await packetOf('Bell\u0007 & <tags> \uD800 😀', {})
+    expect(packet).toContain('<rdf:li xml:lang="x-default">Bell &amp; &lt;tags&gt; ')
+    expect(packet).toContain('😀</rdf:li>')
+    expect(packet).not.toContain('\u0007')
+    expect(packet.isWellFormed()).toBe(true)
   })
 })

@@ -5,8 +5,28 @@ import type { DocumentMetadata } from './pdf-info.ts'
 // metadata set the packet is written anew from the Info values. PDF/A and PDF/UA identification
 // of the old packet is carried over, so a conforming file keeps its claim.
 
+/**
+ * The text without what XML 1.0 cannot carry even escaped (C0 controls but tab, LF and CR; U+FFFE,
+ * U+FFFF; an unpaired surrogate becomes U+FFFD): a packet with one is not well-formed XML, which
+ * PDF/A forbids (ISO 19005-2 6.6.2.1).
+ */
+function xmlText(value: string): string {
+  return [...value.toWellFormed()]
+    .filter((c) => {
+      const code = c.codePointAt(0) ?? 0
+      return code >= 0x20
+        ? code !== 0xfffe && code !== 0xffff
+        : code === 0x09 || code === 0x0a || code === 0x0d
+    })
+    .join('')
+}
+
 function xmlEscape(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return xmlText(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
 }
 
 function existingPacket(doc: PDFDocument): string {
