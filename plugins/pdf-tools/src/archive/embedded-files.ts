@@ -10,7 +10,7 @@ import {
 } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
 import { archiveFinding, objectName } from './archive-findings.ts'
-import { nameOf, textOf } from './pdf-values.ts'
+import { entryAs, lookupAs, nameOf, textOf } from './pdf-values.ts'
 
 // Embedded files of a PDF/A-3 file are associated files (ISO 19005-3 6.8): each file
 // specification has /F and /UF, an /AFRelationship, and its stream a MIME /Subtype and
@@ -22,8 +22,8 @@ const MIME = /^[-\w+.]+\/[-\w+.]+$/
 /** The file specifications of the /EmbeddedFiles name tree and of FileAttachment annotations. */
 function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
   const { context } = doc
-  const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict)
-  const root = names?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict)
+  const names = entryAs(doc.catalog, 'Names', PDFDict)
+  const root = names ? entryAs(names, 'EmbeddedFiles', PDFDict) : undefined
   const specs: PDFRef[] = []
   const seen = new Set<PDFDict>()
   const stack: (PDFDict | undefined)[] = [root]
@@ -31,19 +31,20 @@ function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
     const node = stack.pop()
     if (!node || seen.has(node)) continue
     seen.add(node)
-    const pairs = node.lookupMaybe(PDFName.of('Names'), PDFArray)?.asArray() ?? []
+    const list = entryAs(node, 'Names', PDFArray)
+    const pairs = list?.asArray() ?? []
     for (let i = 1; i < pairs.length; i += 2) {
       const spec = pairs[i]
       if (spec instanceof PDFRef) specs.push(spec)
       else if (spec instanceof PDFDict) {
         // a direct specification: made indirect so the catalog's /AF can point at the same one
         const ref = context.register(spec)
-        node.lookup(PDFName.of('Names'), PDFArray).set(i, ref)
+        list?.set(i, ref)
         specs.push(ref)
       }
     }
-    for (const kid of node.lookupMaybe(PDFName.of('Kids'), PDFArray)?.asArray() ?? [])
-      stack.push(context.lookupMaybe(kid, PDFDict))
+    for (const kid of entryAs(node, 'Kids', PDFArray)?.asArray() ?? [])
+      stack.push(lookupAs(context, kid, PDFDict))
   }
   const all = [...specs, ...attachmentAnnotationSpecs(doc)]
   return all.filter((ref, i) => all.findIndex((r) => r.tag === ref.tag) === i)
@@ -53,8 +54,8 @@ function embeddedFileSpecs(doc: PDFDocument): PDFRef[] {
 function attachmentAnnotationSpecs(doc: PDFDocument): PDFRef[] {
   const specs: PDFRef[] = []
   for (const page of doc.getPages()) {
-    for (const ref of page.node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? []) {
-      const annot = doc.context.lookupMaybe(ref, PDFDict)
+    for (const ref of entryAs(page.node, 'Annots', PDFArray)?.asArray() ?? []) {
+      const annot = lookupAs(doc.context, ref, PDFDict)
       if (nameOf(annot?.get(PDFName.of('Subtype'))) !== 'FileAttachment') continue
       const spec = annot?.get(PDFName.of('FS'))
       if (spec instanceof PDFRef) specs.push(spec)
@@ -84,14 +85,14 @@ function declare(doc: PDFDocument, spec: PDFDict, now: Date): void {
   if (!spec.get(PDFName.of('UF'))) spec.set(PDFName.of('UF'), PDFHexString.fromText(fileName))
   if (!(spec.get(PDFName.of('AFRelationship')) instanceof PDFName))
     spec.set(PDFName.of('AFRelationship'), PDFName.of('Unspecified'))
-  const ef = spec.lookupMaybe(PDFName.of('EF'), PDFDict)
+  const ef = entryAs(spec, 'EF', PDFDict)
   for (const key of ['F', 'UF']) {
-    const stream = context.lookupMaybe(ef?.get(PDFName.of(key)), PDFStream)
+    const stream = lookupAs(context, ef?.get(PDFName.of(key)), PDFStream)
     if (!stream) continue
     // 6.8-1: a MIME type, application/octet-stream when it is not known
     if (!MIME.test(nameOf(stream.dict.get(PDFName.of('Subtype'))) ?? ''))
       stream.dict.set(PDFName.of('Subtype'), PDFName.of('application/octet-stream'))
-    let params = stream.dict.lookupMaybe(PDFName.of('Params'), PDFDict)
+    let params = entryAs(stream.dict, 'Params', PDFDict)
     if (!params) {
       params = context.obj({})
       stream.dict.set(PDFName.of('Params'), params)
@@ -109,7 +110,7 @@ export function declareEmbeddedFiles(doc: PDFDocument, part: 2 | 3, findings: Fi
   const specs = embeddedFileSpecs(doc)
   if (part === 2) {
     const embedded = specs.filter(
-      (ref) => context.lookupMaybe(ref, PDFDict)?.get(PDFName.of('EF')) !== undefined,
+      (ref) => lookupAs(context, ref, PDFDict)?.get(PDFName.of('EF')) !== undefined,
     )
     for (const ref of embedded) {
       const object = objectName(ref)
@@ -122,7 +123,7 @@ export function declareEmbeddedFiles(doc: PDFDocument, part: 2 | 3, findings: Fi
     return embedded.length
   }
   const now = new Date()
-  const af = doc.catalog.lookupMaybe(PDFName.of('AF'), PDFArray) ?? context.obj([])
+  const af = entryAs(doc.catalog, 'AF', PDFArray) ?? context.obj([])
   const listed = new Set(
     af
       .asArray()
@@ -130,7 +131,7 @@ export function declareEmbeddedFiles(doc: PDFDocument, part: 2 | 3, findings: Fi
       .map((r) => r.tag),
   )
   for (const ref of specs) {
-    const spec = context.lookupMaybe(ref, PDFDict)
+    const spec = lookupAs(context, ref, PDFDict)
     if (!spec) continue
     declare(doc, spec, now)
     if (!listed.has(ref.tag)) af.push(ref)

@@ -6,11 +6,12 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
+  type PDFObject,
   PDFRef,
 } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
 import { archiveFinding, objectName } from './archive-findings.ts'
-import { nameOf, textOf } from './pdf-values.ts'
+import { entryAs, lookupAs, nameOf, textOf } from './pdf-values.ts'
 
 // What PDF/A-2/-3 forbids of a document's interactive parts (ISO 19005-2 6.3, 6.4, 6.5, 6.9,
 // 6.10, 6.11), made right in place: what only changes how a viewer behaves (additional actions,
@@ -25,23 +26,34 @@ const PRINT = 4
 const NOT_SHOWN = 1 | 2 | 32 | 256
 
 /**
- * An action that PDF/A allows, or undefined (6.5.1): JavaScript, Launch, media, Hide and the
- * rest are dropped, with every later action of a /Next chain that is itself dropped.
+ * Whether PDF/A allows an action (6.5.1): JavaScript, Launch, media, Hide and the rest are not;
+ * an allowed action keeps only the allowed actions of its /Next chain. Each action is judged once
+ * (`judged`), so chains that share actions or loop back cost one visit each.
  */
-function allowedAction(context: PDFContext, value: unknown, depth = 0): unknown {
-  const action = context.lookupMaybe(value as PDFRef, PDFDict)
-  if (!action || depth > 32) return undefined
+function allowedAction(
+  context: PDFContext,
+  value: unknown,
+  judged = new Map<PDFDict, boolean>(),
+  depth = 0,
+): boolean {
+  const action = lookupAs(context, value as PDFObject | undefined, PDFDict)
+  if (!action || depth > 32) return false
+  const known = judged.get(action)
+  if (known !== undefined) return known
+  // a chain that comes back to an action being judged is a loop: the repeat is dropped
+  judged.set(action, false)
   const kind = nameOf(action.get(PDFName.of('S')))
-  if (!kind || !ALLOWED_ACTIONS.has(kind)) return undefined
-  if (kind === 'Named' && !ALLOWED_NAMED.has(nameOf(action.get(PDFName.of('N'))) ?? '')) return undefined
+  if (!kind || !ALLOWED_ACTIONS.has(kind)) return false
+  if (kind === 'Named' && !ALLOWED_NAMED.has(nameOf(action.get(PDFName.of('N'))) ?? '')) return false
   const next = action.get(PDFName.of('Next'))
   if (next !== undefined) {
-    const list = context.lookupMaybe(next, PDFArray)
-    const kept = (list ? list.asArray() : [next]).filter((n) => allowedAction(context, n, depth + 1))
+    const list = lookupAs(context, next, PDFArray)
+    const kept = (list ? list.asArray() : [next]).filter((n) => allowedAction(context, n, judged, depth + 1))
     if (kept.length === 0) action.delete(PDFName.of('Next'))
     else action.set(PDFName.of('Next'), kept.length === 1 ? kept[0]! : context.obj(kept))
   }
-  return value
+  judged.set(action, true)
+  return true
 }
 
 /** Keeps a dictionary's /A only when PDF/A allows it. */
@@ -51,7 +63,7 @@ function sanitizeAction(context: PDFContext, dict: PDFDict): void {
 }
 
 function fixAnnotation(context: PDFContext, ref: unknown, page: number, findings: Finding[]): boolean {
-  const annot = context.lookupMaybe(ref as PDFRef, PDFDict)
+  const annot = lookupAs(context, ref as PDFObject | undefined, PDFDict)
   if (!annot) return true
   const object = objectName(ref instanceof PDFRef ? ref : undefined)
   const where = { page, ...(object ? { object } : {}) }
@@ -61,11 +73,11 @@ function fixAnnotation(context: PDFContext, ref: unknown, page: number, findings
   annot.delete(PDFName.of('AA'))
   if (subtype === 'Widget') annot.delete(PDFName.of('A'))
   else sanitizeAction(context, annot)
-  const flags = annot.lookupMaybe(PDFName.of('F'), PDFNumber)?.asNumber()
+  const flags = entryAs(annot, 'F', PDFNumber)?.asNumber()
   if (subtype !== 'Popup' || flags !== undefined) {
     annot.set(PDFName.of('F'), PDFNumber.of(((flags ?? 0) | PRINT) & ~NOT_SHOWN))
   }
-  const ap = annot.lookupMaybe(PDFName.of('AP'), PDFDict)
+  const ap = entryAs(annot, 'AP', PDFDict)
   if (ap) {
     // 6.3.3-2: only the normal appearance; rollover and down appearances are for screens
     for (const key of ap.keys()) if (key.decodeText() !== 'N') ap.delete(key)
@@ -78,9 +90,9 @@ function fixAnnotation(context: PDFContext, ref: unknown, page: number, findings
 }
 
 function zeroSized(context: PDFContext, annot: PDFDict): boolean {
-  const rect = context.lookupMaybe(annot.get(PDFName.of('Rect')), PDFArray)
+  const rect = lookupAs(context, annot.get(PDFName.of('Rect')), PDFArray)
   if (!rect || rect.size() < 4) return true
-  const [x1, y1, x2, y2] = rect.asArray().map((n) => context.lookupMaybe(n, PDFNumber)?.asNumber() ?? 0)
+  const [x1, y1, x2, y2] = rect.asArray().map((n) => lookupAs(context, n, PDFNumber)?.asNumber() ?? 0)
   return x1 === x2 && y1 === y2
 }
 
@@ -91,7 +103,7 @@ export function fixPages(doc: PDFDocument, findings: Finding[]): void {
     const node = page.node
     node.delete(PDFName.of('AA'))
     node.delete(PDFName.of('PresSteps'))
-    const annots = node.lookupMaybe(PDFName.of('Annots'), PDFArray)
+    const annots = entryAs(node, 'Annots', PDFArray)
     if (!annots) return
     const kept = annots.asArray().filter((ref) => {
       if (fixAnnotation(context, ref, index + 1, findings)) return true
@@ -108,7 +120,7 @@ function fixOutline(context: PDFContext, first: unknown): void {
   const seen = new Set<PDFDict>()
   const stack = [first]
   while (stack.length > 0) {
-    const item = context.lookupMaybe(stack.pop() as PDFRef, PDFDict)
+    const item = lookupAs(context, stack.pop() as PDFObject | undefined, PDFDict)
     if (!item || seen.has(item)) continue
     seen.add(item)
     sanitizeAction(context, item)
@@ -123,18 +135,18 @@ export function fixCatalog(doc: PDFDocument, findings: Finding[]): void {
   const open = catalog.get(PDFName.of('OpenAction'))
   if (open !== undefined && !(context.lookup(open) instanceof PDFArray) && !allowedAction(context, open))
     catalog.delete(PDFName.of('OpenAction'))
-  const outlines = catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict)
+  const outlines = entryAs(catalog, 'Outlines', PDFDict)
   if (outlines) fixOutline(context, outlines.get(PDFName.of('First')))
-  const names = catalog.lookupMaybe(PDFName.of('Names'), PDFDict)
+  const names = entryAs(catalog, 'Names', PDFDict)
   names?.delete(PDFName.of('JavaScript'))
   names?.delete(PDFName.of('AlternatePresentations'))
-  const form = catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict)
+  const form = entryAs(catalog, 'AcroForm', PDFDict)
   if (form) {
     form.delete(PDFName.of('XFA'))
     // 6.4.1-3: a viewer must not redraw fields; those without an appearance are findings (6.3.3)
     form.delete(PDFName.of('NeedAppearances'))
-    for (const field of form.lookupMaybe(PDFName.of('Fields'), PDFArray)?.asArray() ?? []) {
-      context.lookupMaybe(field, PDFDict)?.delete(PDFName.of('AA'))
+    for (const field of entryAs(form, 'Fields', PDFArray)?.asArray() ?? []) {
+      lookupAs(context, field, PDFDict)?.delete(PDFName.of('AA'))
     }
   }
   fixOptionalContent(doc, findings)
@@ -143,15 +155,15 @@ export function fixCatalog(doc: PDFDocument, findings: Finding[]): void {
 /** 6.9: each configuration has a unique, non-empty /Name and no /AS. */
 function fixOptionalContent(doc: PDFDocument, findings: Finding[]): void {
   const { context } = doc
-  const properties = doc.catalog.lookupMaybe(PDFName.of('OCProperties'), PDFDict)
+  const properties = entryAs(doc.catalog, 'OCProperties', PDFDict)
   if (!properties) return
   const configs = [
     properties.get(PDFName.of('D')),
-    ...(properties.lookupMaybe(PDFName.of('Configs'), PDFArray)?.asArray() ?? []),
+    ...(entryAs(properties, 'Configs', PDFArray)?.asArray() ?? []),
   ]
   const used = new Set<string>()
   configs.forEach((ref, i) => {
-    const config = context.lookupMaybe(ref, PDFDict)
+    const config = lookupAs(context, ref, PDFDict)
     if (!config) {
       if (i === 0)
         findings.push(archiveFinding('6.9', 1, 'optional content has no default configuration (/D)'))

@@ -9,7 +9,7 @@ import {
 } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
 import { archiveFinding, objectName } from './archive-findings.ts'
-import { nameOf } from './pdf-values.ts'
+import { entryAs, lookupAs, nameOf } from './pdf-values.ts'
 
 // One pass over the file's objects for the rules about single objects (ISO 19005-2 6.1.7,
 // 6.2.5, 6.2.8, 6.2.9, 6.2.11): what only a screen or a press reads (interpolation, transfer
@@ -37,7 +37,7 @@ function fixExtGState(dict: PDFDict): void {
   dict.delete(PDFName.of('HTP'))
   const tr2 = dict.get(PDFName.of('TR2'))
   if (tr2 !== undefined && nameOf(tr2) !== 'Default') dict.set(PDFName.of('TR2'), PDFName.of('Default'))
-  const halftone = dict.lookupMaybe(PDFName.of('HT'), PDFDict)
+  const halftone = entryAs(dict, 'HT', PDFDict)
   halftone?.delete(PDFName.of('HalftoneName'))
 }
 
@@ -55,8 +55,8 @@ function fixFont(doc: PDFDocument, dict: PDFDict): void {
     dict.set(PDFName.of('CIDToGIDMap'), PDFName.of('Identity'))
   }
   if (subtype === 'TrueType') {
-    const descriptor = doc.context.lookupMaybe(dict.get(PDFName.of('FontDescriptor')), PDFDict)
-    const flags = descriptor?.lookupMaybe(PDFName.of('Flags'), PDFNumber)?.asNumber() ?? 0
+    const descriptor = lookupAs(doc.context, dict.get(PDFName.of('FontDescriptor')), PDFDict)
+    const flags = (descriptor && entryAs(descriptor, 'Flags', PDFNumber))?.asNumber() ?? 0
     // 6.2.11.6-3: a symbolic TrueType font's codes are glyph codes of its own cmap, no /Encoding
     if ((flags & 4) !== 0) dict.delete(PDFName.of('Encoding'))
   }

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os'
-import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib'
+import { PDFDict, PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { stopPdfWorkers } from '../pdf-workers.ts'
 import { pdfStructure } from './pdf-structure.fixture.ts'
@@ -17,6 +17,9 @@ async function forbiddenThings(): Promise<Buffer> {
   const page = doc.addPage([300, 300])
   const { context } = doc
   const script = context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') })
+  const chain = context.register(context.obj({ S: 'URI', URI: PDFString.of('https://example.com') }))
+  const nextPage = context.register(context.obj({ S: 'Named', N: 'NextPage', Next: chain }))
+  context.lookup(chain, PDFDict).set(PDFName.of('Next'), context.obj([script, nextPage]))
   const appearance = context.register(
     context.stream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 10, 10] }),
   )
@@ -30,13 +33,8 @@ async function forbiddenThings(): Promise<Buffer> {
       A: script,
       AP: { N: appearance, R: appearance },
     }),
-    // no flags at all
-    context.obj({
-      Type: 'Annot',
-      Subtype: 'Link',
-      Rect: [20, 20, 30, 30],
-      A: { S: 'URI', URI: PDFString.of('https://example.com') },
-    }),
+    // no flags at all; a chain of actions with a script in it and a loop back to its start
+    context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [20, 20, 30, 30], A: chain }),
     // a media annotation, not allowed in PDF/A at all
     context.obj({ Type: 'Annot', Subtype: 'Sound', Rect: [40, 40, 50, 50] }),
     // a form field drawn by nobody
@@ -87,6 +85,12 @@ describe('PDF/A repairs of what Chromium does not print', () => {
     expect(square['/F']).toBe(4)
     expect(square['/A']).toBeUndefined()
     expect(Object.keys(pdf.resolve(square['/AP']) as object)).toEqual(['/N'])
+    // the chain keeps the link and the page turn; the script and the loop back are gone
+    const link = annots.find((a) => a['/Subtype'] === '/Link')!
+    const uri = pdf.resolve(link['/A']) as Record<string, unknown>
+    const turn = pdf.resolve(uri['/Next'] as string) as Record<string, unknown>
+    expect(turn).toMatchObject({ '/S': '/Named', '/N': '/NextPage' })
+    expect(turn['/Next']).toBeUndefined()
     expect(pdf.catalog['/OpenAction']).toBeUndefined()
     expect(pdf.catalog['/AA']).toBeUndefined()
   }, 120_000)
