@@ -1,6 +1,7 @@
 // node bench/src/pdfa-bench.ts: a plain PDF print next to the same print made PDF/A-2b by the
 // pdfa post-processor (called directly on Chromium's output, in the pdf-tools worker pool), for
-// a 1-page and a 50-page document; p50 of each side, the two sides in turn in the same run, after
+// a 1-page and a 50-page document (each page: CJK text, emoji, SVG, transparency, form inputs,
+// links, a table, images); p50 of each side, the two sides in turn in the same run, after
 // one warm-up of each. Figures, not a test. BENCH_ITERATIONS rounds (default 20).
 import { cpus, loadavg } from 'node:os'
 import { chromiumPrinter, pagesHtml } from '../../plugins/pdf-tools/src/archive/chromium-print.fixture.ts'

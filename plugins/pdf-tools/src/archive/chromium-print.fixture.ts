@@ -18,11 +18,13 @@ export const RICH_HTML = `<!doctype html><html lang="en"><head><meta charset="ut
 <img src="${PNG}" width="64" height="64" alt="a blue square"><img src="${PNG}" width="32" style="image-rendering:pixelated" alt="">
 <h2 id="end">End</h2></body></html>`
 
-/** `pages` pages of text paragraphs, each page closed by a page break. */
+/** `pages` pages, each the body of RICH_HTML (internal link targets made unique per page). */
 export function pagesHtml(pages: number): string {
+  const [head = '', rest = ''] = RICH_HTML.split('<body>')
+  const body = rest.replace('</body></html>', '')
   const page = (n: number) =>
-    `<section style="break-after:page"><h2>Page ${n}</h2>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>'.repeat(12)}</section>`
-  return `<!doctype html><html lang="en"><head><title>Long document</title></head><body>${Array.from({ length: pages }, (_, i) => page(i + 1)).join('')}</body></html>`
+    `<section style="break-after:page">${body.replace(/end/g, `end-${n}`)}</section>`
+  return `${head}<body>${Array.from({ length: pages }, (_, i) => page(i + 1)).join('')}</body></html>`
 }
 
 /** Graphics Chromium draws with soft masks, shadings and groups, under a header, footer and outline. */
