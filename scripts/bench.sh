@@ -2,10 +2,10 @@
 # npm run bench: every benchmark of bench/, each next to its baseline measured in the same run
 # (raw Chromium, in-process liquidjs, the qpdf CLI, a bare HTTP loop). Each one's markdown goes
 # to bench/results/<name>.md and bench/RESULTS.md gathers them all.
-# `npm run bench -- canvas liquid` runs only the named ones: render, liquid, canvas, pdf-tools, pdf-pool, webhook, test-mark, cli-start.
+# `npm run bench -- canvas liquid` runs only the named ones: render, liquid, canvas, pdf-tools, pdf-pool, pdfa, webhook, test-mark, cli-start.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$DOCSVC_ROOT"
-all=(render liquid canvas pdf-tools pdf-pool webhook test-mark cli-start)
+all=(render liquid canvas pdf-tools pdf-pool pdfa webhook test-mark cli-start)
 wanted=("$@")
 [ ${#wanted[@]} -eq 0 ] && wanted=("${all[@]}")
 mkdir -p bench/results

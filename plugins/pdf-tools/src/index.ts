@@ -1,4 +1,5 @@
 import { definePlugin } from '@docsvc/core/sdk'
+import { pdfaProcessor } from './archive/pdfa-processor.ts'
 import { attachTool } from './attach-tool.ts'
 import { mergeTool } from './merge-tool.ts'
 import { metadataTool } from './metadata-tool.ts'
@@ -8,6 +9,7 @@ import { rotateTool } from './rotate-tool.ts'
 import { splitTool } from './split-tool.ts'
 import { unlockTool } from './unlock-tool.ts'
 
+export { pdfaProcessor } from './archive/pdfa-processor.ts'
 export { type Attachment, attachTool } from './attach-tool.ts'
 export { parsePages, resolvePages } from './page-ranges.ts'
 export { configurePdfWorkers, type PdfWorkersConfig } from './pdf-workers.ts'
@@ -19,16 +21,18 @@ const TOOLS = [mergeTool, metadataTool, protectTool, rotateTool, splitTool, unlo
 /**
  * The PDF tools of SPEC 4.4 (and `attach` for `pdf.attachments`): @cantoo/pdf-lib for structure,
  * in killable worker threads with a memory and time budget (the `config`), the qpdf command
- * (Debian `qpdf`) for byte work such as AES-256 (DESIGN.md §2).
+ * (Debian `qpdf`) for byte work such as AES-256 (DESIGN.md §2). The PDF/A step (`pdf.pdfa`)
+ * is a post-processor of the archive phase.
  */
 export const pdfToolsPlugin = definePlugin({
   id: 'pdf-tools',
   apiVersion: '^1',
-  provides: { pdfTools: TOOLS.map((t) => t.name) },
+  provides: { pdfTools: TOOLS.map((t) => t.name), pdfPostProcessors: [pdfaProcessor.id] },
   config: PdfWorkersConfigSchema,
   register({ registries, config }) {
     configurePdfWorkers(config)
     for (const tool of TOOLS) registries.pdfTools.add(tool.name, tool)
+    registries.pdfPostProcessors.add(pdfaProcessor.id, pdfaProcessor)
   },
   start({ roles }) {
     if (roles.includes('worker')) warmPdfWorkers()

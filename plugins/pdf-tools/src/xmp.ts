@@ -5,8 +5,28 @@ import type { DocumentMetadata } from './pdf-info.ts'
 // metadata set the packet is written anew from the Info values. PDF/A and PDF/UA identification
 // of the old packet is carried over, so a conforming file keeps its claim.
 
+/**
+ * The text without what XML 1.0 cannot carry even escaped (C0 controls but tab, LF and CR; U+FFFE,
+ * U+FFFF; an unpaired surrogate becomes U+FFFD): a packet with one is not well-formed XML, which
+ * PDF/A forbids (ISO 19005-2 6.6.2.1).
+ */
+function xmlText(value: string): string {
+  return [...value.toWellFormed()]
+    .filter((c) => {
+      const code = c.codePointAt(0) ?? 0
+      return code >= 0x20
+        ? code !== 0xfffe && code !== 0xffff
+        : code === 0x09 || code === 0x0a || code === 0x0d
+    })
+    .join('')
+}
+
 function xmlEscape(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return xmlText(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
 }
 
 function existingPacket(doc: PDFDocument): string {
@@ -39,7 +59,30 @@ function conformanceClaims(packet: string, added: ConformanceClaims = {}): strin
   return [...claims].map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
 }
 
+/**
+ * PDF/A allows in XMP only the schemas of the XMP specification and its own, unless a packet
+ * describes the others in a PDF/A extension schema (ISO 19005-2 6.6.2.3): a PDF/A file that also
+ * claims PDF/UA describes `pdfuaid` this way, as ISO 14289-1 asks.
+ */
+const PDFUA_EXTENSION = [
+  '<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">',
+  '<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">',
+  '<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>',
+  '<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>',
+  '<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>',
+  '<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource">',
+  '<pdfaProperty:name>part</pdfaProperty:name>',
+  '<pdfaProperty:valueType>Integer</pdfaProperty:valueType>',
+  '<pdfaProperty:category>internal</pdfaProperty:category>',
+  '<pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>',
+  '</rdf:li></rdf:Seq></pdfaSchema:property>',
+  '</rdf:li></rdf:Bag></pdfaExtension:schemas>',
+  '</rdf:Description>',
+]
+
 export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
+  const describesPdfua =
+    claims.some((c) => c.startsWith('<pdfaid:')) && claims.some((c) => c.startsWith('<pdfuaid:'))
   const props: string[] = []
   const alt = (name: string, value: string | null) => {
     if (value !== null)
@@ -69,6 +112,7 @@ export function xmpPacket(meta: DocumentMetadata, claims: string[]): string {
     ...props,
     ...claims,
     '</rdf:Description>',
+    ...(describesPdfua ? PDFUA_EXTENSION : []),
     '</rdf:RDF>',
     '</x:xmpmeta>',
     '<?xpacket end="w"?>',
