@@ -45,8 +45,8 @@ export type SchemaCheck = (schema: TObject, value: unknown, pointer: string) => 
 
 /**
  * What is wrong with a PDF render's post-processing options, pointers under `at`: a step option
- * (pdfa, pdfua) no installed step takes, options a step's schema refuses, and PDF/A asked with
- * `protect` (ISO 19005-2 6.1.3 forbids encryption).
+ * (pdfa, pdfua) no installed step takes, options a step's schema refuses, PDF/A asked with
+ * `protect` (ISO 19005-2 6.1.3 forbids encryption) and PDF/A-2b with attachments (6.8).
  */
 export function postProcessingProblems(
   processors: Iterable<PdfPostProcessor>,
@@ -62,6 +62,16 @@ export function postProcessingProblems(
       path: `${at}/protect`,
       code: 'conflict',
       message: 'PDF/A forbids encryption (ISO 19005 6.1.3): leave protect out, or pdfa',
+    })
+  }
+  // PDF/A-2 embeds only files that are PDF/A themselves (6.8), which a request cannot promise for
+  // files fetched later: PDF/A-3b is the level made for arbitrary attachments
+  if (options.pdfa === '2b' && Array.isArray(options.attachments) && options.attachments.length > 0) {
+    problems.push({
+      path: `${at}/attachments`,
+      code: 'conflict',
+      message:
+        "PDF/A-2b embeds only files that are PDF/A themselves (ISO 19005-2 6.8): use pdfa: '3b' for attachments",
     })
   }
   for (const [key, title] of Object.entries(STEP_OPTIONS)) {
