@@ -1,4 +1,5 @@
 import { definePlugin } from '@docsvc/core/sdk'
+import { pdfUaProcessor } from './accessibility/pdfua-processor.ts'
 import { attachTool } from './attach-tool.ts'
 import { mergeTool } from './merge-tool.ts'
 import { metadataTool } from './metadata-tool.ts'
@@ -8,6 +9,7 @@ import { rotateTool } from './rotate-tool.ts'
 import { splitTool } from './split-tool.ts'
 import { unlockTool } from './unlock-tool.ts'
 
+export { pdfUaProcessor } from './accessibility/pdfua-processor.ts'
 export { type Attachment, attachTool } from './attach-tool.ts'
 export { parsePages, resolvePages } from './page-ranges.ts'
 export { configurePdfWorkers, type PdfWorkersConfig } from './pdf-workers.ts'
@@ -24,11 +26,12 @@ const TOOLS = [mergeTool, metadataTool, protectTool, rotateTool, splitTool, unlo
 export const pdfToolsPlugin = definePlugin({
   id: 'pdf-tools',
   apiVersion: '^1',
-  provides: { pdfTools: TOOLS.map((t) => t.name) },
+  provides: { pdfTools: TOOLS.map((t) => t.name), pdfPostProcessors: [pdfUaProcessor.id] },
   config: PdfWorkersConfigSchema,
   register({ registries, config }) {
     configurePdfWorkers(config)
     for (const tool of TOOLS) registries.pdfTools.add(tool.name, tool)
+    registries.pdfPostProcessors.add(pdfUaProcessor.id, pdfUaProcessor)
   },
   start({ roles }) {
     if (roles.includes('worker')) warmPdfWorkers()
