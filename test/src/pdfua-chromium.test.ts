@@ -192,6 +192,35 @@ describe('what only the author can give', () => {
   })
 })
 
+describe('the document language', () => {
+  it('is a finding when the document declares none, not the browser default en-US', async () => {
+    const undeclared = await print('<title>T</title><p>Kein lang</p>')
+    const bare = await ua(undeclared)
+    expect(rules(bare.findings)).toEqual(['7.2-34'])
+    expect(qpdfObjects(bare.bytes).catalog['/Lang']).toBeUndefined()
+    // pdf.metadata.lang names it after the fact, for the content under the Document element too
+    const named = await ua(undeclared, { metadata: { lang: 'de' } })
+    expect(named.findings).toEqual([])
+    expect(qpdfText(qpdfObjects(named.bytes).catalog['/Lang'])).toBe('de')
+    const q = qpdfObjects(named.bytes)
+    const root = q.get(q.catalog['/StructTreeRoot']) as Record<string, string>
+    const top = q.get(root['/K']) as Record<string, unknown>
+    expect(top['/S']).toBe('/Document')
+    expect(top['/Lang']).toBeUndefined()
+    // as printed, the Chromium plugin declared the language undetermined
+    const printed = qpdfObjects(undeclared)
+    const printedRoot = printed.get(printed.catalog['/StructTreeRoot']) as Record<string, string>
+    expect(qpdfText((printed.get(printedRoot['/K']) as Record<string, string>)['/Lang'])).toBe('und')
+  }, 60_000)
+
+  it('is pdf.locale when the document declares none', async () => {
+    const printed = await print('<title>T</title><p>Texte</p>', { locale: 'fr-FR' })
+    const out = await ua(printed, { locale: 'fr-FR' })
+    expect(out.findings).toEqual([])
+    expect(qpdfText(qpdfObjects(out.bytes).catalog['/Lang'])).toBe('fr-FR')
+  }, 60_000)
+})
+
 describe('with pdf.protect', () => {
   it('keeps text extraction for accessibility allowed when copying is denied', async () => {
     const { bytes } = await ua(await print('<title>Secret</title><html lang="en"><p>Protected</p></html>'))

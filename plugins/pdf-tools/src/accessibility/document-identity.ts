@@ -2,7 +2,7 @@ import { PDFBool, PDFDict, type PDFDocument, PDFHexString, PDFString } from '@ca
 import type { Finding } from '@docsvc/core/sdk'
 import { infoDict, readMetadata } from '../pdf-info.ts'
 import { writeXmp } from '../xmp.ts'
-import { name } from './structure-tree.ts'
+import { name, structElements, structTreeRoot } from './structure-tree.ts'
 import { uaFinding } from './ua-findings.ts'
 
 // What identifies an accessible document: its title, shown in the viewer's title bar instead of
@@ -48,7 +48,10 @@ export function fixDocumentIdentity(doc: PDFDocument, options: IdentityOptions):
     )
   }
 
-  const lang = options.lang?.trim() || readMetadata(doc).lang?.trim() || options.locale?.trim()
+  // `und` (undetermined) is what the Chromium plugin declares for a document without a language
+  const declared = readMetadata(doc).lang?.trim()
+  const known = declared && declared.toLowerCase() !== 'und' ? declared : undefined
+  const lang = options.lang?.trim() || known || options.locale?.trim()
   if (!lang) {
     doc.catalog.delete(name('Lang'))
     findings.push(
@@ -61,7 +64,10 @@ export function fixDocumentIdentity(doc: PDFDocument, options: IdentityOptions):
     findings.push(
       uaFinding('badLanguage', `The document language ${JSON.stringify(lang)} is not a language tag.`),
     )
-  } else doc.catalog.set(name('Lang'), PDFString.of(lang))
+  } else {
+    doc.catalog.set(name('Lang'), PDFString.of(lang))
+    dropUndetermined(doc)
+  }
 
   const prefs = doc.catalog.lookupMaybe(name('ViewerPreferences'), PDFDict) ?? doc.context.obj({})
   prefs.set(name('DisplayDocTitle'), PDFBool.True)
@@ -72,4 +78,18 @@ export function fixDocumentIdentity(doc: PDFDocument, options: IdentityOptions):
 
   writeXmp(doc, readMetadata(doc), options.claim ? { 'pdfuaid:part': '1' } : {})
   return findings
+}
+
+/** an element's `und` would hide the catalog's language from the content under it */
+function dropUndetermined(doc: PDFDocument): void {
+  const root = structTreeRoot(doc)
+  if (!root) return
+  for (const { dict } of structElements(doc, root)) {
+    const lang = dict.lookup(name('Lang'))
+    if (
+      (lang instanceof PDFString || lang instanceof PDFHexString) &&
+      lang.decodeText().trim().toLowerCase() === 'und'
+    )
+      dict.delete(name('Lang'))
+  }
 }
