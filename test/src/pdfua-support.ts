@@ -126,3 +126,88 @@ export function pageContents(bytes: Buffer): string[] {
   const pages = qdf.split(/%% Contents for page \d+\n/).slice(1)
   return pages.map((p) => p.split('\nstream\n')[1]!.split('\nendstream')[0]!)
 }
+
+/**
+ * Whether the parent tree agrees with the pages (ISO 32000-1 §14.7.4.4): for each page's
+ * /StructParents, the entry exists and each element it lists has its content on that page; each
+ * annotation's /StructParent names an element with an OBJR to it. The problems, empty when none.
+ */
+export function parentTreeProblems(bytes: Buffer): string[] {
+  const q = qpdfObjects(bytes)
+  const root = q.get(q.catalog['/StructTreeRoot']) as Record<string, Json> | undefined
+  if (!root) return ['no StructTreeRoot']
+  const entries = new Map<number, Json>()
+  const visit = (node: Json | undefined) => {
+    const dict = q.get(node) as Record<string, Json> | undefined
+    const nums = (q.get(dict?.['/Nums']) ?? []) as Json[]
+    for (let i = 0; i + 1 < nums.length; i += 2) entries.set(nums[i] as number, nums[i + 1]!)
+    for (const kid of (q.get(dict?.['/Kids']) ?? []) as Json[]) visit(kid)
+  }
+  visit(root['/ParentTree'])
+  const problems: string[] = []
+  const pageOf = (element: Json): Json | undefined => {
+    const dict = q.get(element) as Record<string, Json> | undefined
+    if (!dict) return undefined
+    if (dict['/Pg']) return dict['/Pg']
+    const kids = q.get(dict['/K'])
+    for (const kid of Array.isArray(kids) ? kids : [kids]) {
+      const k = q.get(kid) as Record<string, Json> | undefined
+      if (k && typeof k === 'object' && k['/Pg']) return k['/Pg']
+    }
+    return dict['/P'] === undefined ? undefined : pageOf(dict['/P'])
+  }
+  for (const [i, page] of q.pages.entries()) {
+    const dict = q.get(page) as Record<string, Json>
+    const key = dict['/StructParents']
+    if (typeof key === 'number') {
+      const list = q.get(entries.get(key))
+      if (!Array.isArray(list)) problems.push(`page ${i + 1}: StructParents ${key} has no parent tree entry`)
+      else
+        for (const element of list)
+          if (element !== null && pageOf(element) !== page)
+            problems.push(`page ${i + 1}: parent tree entry ${key} lists an element of another page`)
+    }
+    for (const annot of (q.get(dict['/Annots']) ?? []) as Json[]) {
+      const key = (q.get(annot) as Record<string, Json>)['/StructParent']
+      if (typeof key !== 'number') continue
+      const element = q.get(entries.get(key)) as Record<string, Json> | undefined
+      const kids = q.get(element?.['/K'])
+      const objrs = (Array.isArray(kids) ? kids : [kids]).map(
+        (k) => (q.get(k) as Record<string, Json>)?.['/Obj'],
+      )
+      if (!objrs.includes(annot))
+        problems.push(`page ${i + 1}: annotation ${annot} is not its element's OBJR`)
+    }
+  }
+  return problems
+}
+
+/** the pages (1-based) the content of each element of a type is on */
+export function elementPages(bytes: Buffer, type: string): number[] {
+  const q = qpdfObjects(bytes)
+  const root = q.get(q.catalog['/StructTreeRoot']) as Record<string, Json> | undefined
+  const found: number[] = []
+  const seen = new Set<Json>()
+  const walk = (node: Json | undefined, page: Json | undefined) => {
+    if (typeof node === 'string') {
+      if (seen.has(node)) return
+      seen.add(node)
+    }
+    const value = q.get(node)
+    if (Array.isArray(value)) {
+      for (const kid of value) walk(kid, page)
+      return
+    }
+    if (!value || typeof value !== 'object' || typeof value['/S'] !== 'string') return
+    const own = value['/Pg'] ?? page
+    if (value['/S'] === `/${type}`) {
+      const kids = q.get(value['/K'])
+      const first = (Array.isArray(kids) ? kids : [kids]).map((k) => q.get(k) as Record<string, Json>)[0]
+      const pg = own ?? first?.['/Pg']
+      found.push(q.pages.indexOf(pg as string) + 1)
+    }
+    walk(value['/K'], own)
+  }
+  walk(root?.['/K'], undefined)
+  return found
+}
