@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
 import { pdfText, qpdfCheck, qpdfMerge } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserPool } from '../../plugins/chromium/src/browser-pool.ts'
@@ -101,6 +102,29 @@ describe('merging tagged PDFs', () => {
     const ids = names.filter((_, i) => i % 2 === 0).map(qpdfText)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids.length).toBeGreaterThanOrEqual(2)
+  }, 60_000)
+
+  it("keeps the tagged source's tree beside an untagged one, without claiming all content is marked", async () => {
+    const doc = await PDFDocument.create()
+    doc.addPage().drawText('untagged page', { font: await doc.embedFont(StandardFonts.Helvetica) })
+    const untagged = Buffer.from(await doc.save())
+    const logs: string[] = []
+    const out = await mergeTool.run(
+      [
+        { bytes: untagged, name: 'plain.pdf' },
+        { bytes: second, name: 'second.pdf' },
+      ],
+      {},
+      { ...ctx(), log: (m) => logs.push(m) },
+    )
+    const file = out.files[0]!
+    const merged = 'bytes' in file ? file.bytes : Buffer.alloc(0)
+    expect(qpdfCheck(merged).ok).toBe(true)
+    expect(elementPages(merged, 'H1')).toEqual([2])
+    expect(parentTreeProblems(merged)).toEqual([])
+    expect(qpdfObjects(merged).catalog['/MarkInfo']).toBeUndefined()
+    expect(logs.join('\n')).toContain('1 untagged sources stay untagged')
+    expect(pdfText(merged)).toContain('untagged page')
   }, 60_000)
 
   it('gives a PDF the PDF/UA step finishes without findings, with bookmarks too', async () => {
