@@ -2,7 +2,7 @@ import { PDFBool, PDFDict, type PDFDocument, PDFHexString, PDFString } from '@ca
 import type { Finding } from '@docsvc/core/sdk'
 import { infoDict, readMetadata } from '../pdf-info.ts'
 import { writeXmp } from '../xmp.ts'
-import { name, structElements, structTreeRoot } from './structure-tree.ts'
+import { name, structElements, structTreeRoot, textValue } from './structure-tree.ts'
 import { uaFinding } from './ua-findings.ts'
 
 // What identifies an accessible document: its title, shown in the viewer's title bar instead of
@@ -85,10 +85,10 @@ function dropUndetermined(doc: PDFDocument): void {
   const root = structTreeRoot(doc)
   if (!root) return
   for (const { dict } of structElements(doc, root)) {
-    const lang = dict.lookup(name('Lang'))
     if (
-      (lang instanceof PDFString || lang instanceof PDFHexString) &&
-      lang.decodeText().trim().toLowerCase() === 'und'
+      textValue(dict.lookup(name('Lang')))
+        ?.trim()
+        .toLowerCase() === 'und'
     )
       dict.delete(name('Lang'))
   }

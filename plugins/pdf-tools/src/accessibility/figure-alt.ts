@@ -1,6 +1,13 @@
-import { type PDFDocument, PDFHexString, PDFString } from '@cantoo/pdf-lib'
+import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
-import { firstContentPage, name, pageNumbers, structElements, structTreeRoot } from './structure-tree.ts'
+import {
+  firstContentPage,
+  name,
+  pageNumbers,
+  structElements,
+  structTreeRoot,
+  textValue,
+} from './structure-tree.ts'
 import { uaFinding } from './ua-findings.ts'
 
 // PDF/UA-1 7.3 (veraPDF 7.3-1): a Figure has alternative text (/Alt) or replacement text
@@ -9,8 +16,7 @@ import { uaFinding } from './ua-findings.ts'
 // names its page (an `alt=""` image is decoration: Chromium leaves it out of the tree, and the
 // artifact step marks it).
 
-const filled = (value: unknown) =>
-  (value instanceof PDFString || value instanceof PDFHexString) && value.decodeText().trim() !== ''
+const filled = (value: PDFObject | undefined) => (textValue(value)?.trim() ?? '') !== ''
 
 export function figuresWithoutAlt(doc: PDFDocument): Finding[] {
   const root = structTreeRoot(doc)

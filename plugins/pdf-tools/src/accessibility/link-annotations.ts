@@ -8,8 +8,8 @@ import {
   type PDFObject,
   type PDFPage,
   PDFRef,
-  PDFString,
 } from '@cantoo/pdf-lib'
+import { linkTexts } from './link-text.ts'
 import {
   appendKid,
   documentElement,
@@ -17,28 +17,27 @@ import {
   pageNumbers,
   readParentTree,
   structTreeRoot,
+  textValue,
   writeParentTree,
 } from './structure-tree.ts'
 
 // PDF/UA-1 7.18: a page with annotations has /Tabs /S (7.18.3-1); a link annotation has an
 // alternate description in /Contents (7.18.5-2, 7.18.1-2) and is in the structure tree, a Link
 // element holding an object reference to it (7.18.5-1). Chromium tags its links but gives them
-// no /Contents: the description says where the link goes (its URI, or the page a link inside the
-// document opens), what a screen reader announces for it.
+// no /Contents: the description is what the link says (link-text.ts), else where it goes (its
+// URI, or the page a link inside the document opens).
 
 export interface LinkWork {
   described: number
   tagged: number
 }
 
-const text = (value: PDFObject | undefined) =>
-  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
-
 export function fixLinkAnnotations(doc: PDFDocument): LinkWork {
   const work: LinkWork = { described: 0, tagged: 0 }
   const numbers = pageNumbers(doc)
   const root = structTreeRoot(doc)
   const parentTree = root ? readParentTree(doc, root) : undefined
+  const said = linkTexts(doc)
   for (const page of doc.getPages()) {
     const annots = page.node.lookup(name('Annots'))
     if (!(annots instanceof PDFArray) || annots.size() === 0) continue
@@ -46,8 +45,9 @@ export function fixLinkAnnotations(doc: PDFDocument): LinkWork {
     for (const entry of annots.asArray()) {
       const annot = entry instanceof PDFRef ? doc.context.lookup(entry) : entry
       if (!(annot instanceof PDFDict) || annot.get(name('Subtype')) !== name('Link')) continue
-      if (!text(annot.lookup(name('Contents')))?.trim()) {
-        annot.set(name('Contents'), PDFHexString.fromText(linkDescription(doc, annot, numbers)))
+      if (!textValue(annot.lookup(name('Contents')))?.trim()) {
+        const words = entry instanceof PDFRef ? said.get(entry.toString()) : undefined
+        annot.set(name('Contents'), PDFHexString.fromText(words ?? linkDescription(doc, annot, numbers)))
         work.described++
       }
       if (
@@ -99,7 +99,7 @@ function tagLink(
 function linkDescription(doc: PDFDocument, annot: PDFDict, numbers: Map<string, number>): string {
   const action = annot.lookup(name('A'))
   if (action instanceof PDFDict) {
-    const uri = text(action.lookup(name('URI')))
+    const uri = textValue(action.lookup(name('URI')))
     if (uri) return uri.startsWith('mailto:') ? `E-mail ${uri.slice('mailto:'.length)}` : uri
     const goTo = action.get(name('D'))
     if (goTo) return pageLinkText(doc, goTo, numbers)
@@ -120,7 +120,7 @@ function pageLinkText(doc: PDFDocument, dest: PDFObject, numbers: Map<string, nu
 function resolveDestination(doc: PDFDocument, dest: PDFObject): PDFObject | undefined {
   const value = dest instanceof PDFRef ? doc.context.lookup(dest) : dest
   if (value instanceof PDFArray) return value
-  const key = value instanceof PDFName ? value.decodeText() : text(value)
+  const key = value instanceof PDFName ? value.decodeText() : textValue(value)
   if (key === undefined) return undefined
   const dests = doc.catalog.lookup(name('Dests'))
   const found = dests instanceof PDFDict ? dests.lookup(name(key)) : undefined
@@ -141,7 +141,8 @@ function namedDestination(doc: PDFDocument, key: string): PDFObject | undefined 
     seen.add(node)
     const list = node.lookup(name('Names'))
     if (list instanceof PDFArray)
-      for (let i = 0; i + 1 < list.size(); i += 2) if (text(list.lookup(i)) === key) return list.lookup(i + 1)
+      for (let i = 0; i + 1 < list.size(); i += 2)
+        if (textValue(list.lookup(i)) === key) return list.lookup(i + 1)
     const kids = node.lookup(name('Kids'))
     if (kids instanceof PDFArray) for (const kid of kids.asArray()) stack.push(doc.context.lookup(kid) ?? kid)
   }

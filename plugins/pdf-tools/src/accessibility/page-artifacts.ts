@@ -1,12 +1,12 @@
-import { decodePDFRawStream, PDFArray, type PDFDocument, PDFRawStream, PDFRef } from '@cantoo/pdf-lib'
+import type { PDFDocument } from '@cantoo/pdf-lib'
 import type { Finding } from '@docsvc/core/sdk'
 import { markArtifacts } from './mark-artifacts.ts'
+import { pageContent } from './page-content.ts'
 import { name } from './structure-tree.ts'
 import { uaFinding } from './ua-findings.ts'
 
-// Each page's content, as one stream (a page's streams are one sequence of operators, and a
-// marked-content sequence may cross from one to the next), rewritten with its unmarked painting
-// as Artifacts. A page whose content cannot be read is left as it is and named in a finding.
+// Each page's content, as one stream, rewritten with its unmarked painting as Artifacts. A page
+// whose content cannot be read is left as it is and named in a finding.
 
 export interface ArtifactWork {
   findings: Finding[]
@@ -16,20 +16,9 @@ export interface ArtifactWork {
 export function markPageArtifacts(doc: PDFDocument): ArtifactWork {
   const work: ArtifactWork = { findings: [], added: 0 }
   for (const [i, page] of doc.getPages().entries()) {
-    const contents = page.node.get(name('Contents'))
-    const refs = contents instanceof PDFRef ? [contents] : []
-    const listed = contents instanceof PDFRef ? doc.context.lookup(contents) : contents
-    const streams = (listed instanceof PDFArray ? listed.asArray() : refs).map((s) =>
-      s instanceof PDFRef ? doc.context.lookup(s) : s,
-    )
-    if (streams.length === 0) continue
     try {
-      const decoded = streams.map((s) => {
-        if (!(s instanceof PDFRawStream)) throw new Error('not a stream')
-        return decodePDFRawStream(s).decode()
-      })
-      // a space between streams: one may end in a token the next continues
-      const joined = Buffer.concat(decoded.flatMap((d) => [Buffer.from(d), Buffer.from('\n')]))
+      const joined = pageContent(page)
+      if (!joined) continue
       const marked = markArtifacts(joined)
       if (marked.added === 0) continue
       page.node.set(name('Contents'), doc.context.register(doc.context.flateStream(marked.content)))

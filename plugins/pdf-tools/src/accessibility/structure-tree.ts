@@ -2,10 +2,12 @@ import {
   PDFArray,
   PDFDict,
   type PDFDocument,
+  PDFHexString,
   PDFName,
   PDFNumber,
   type PDFObject,
   PDFRef,
+  PDFString,
 } from '@cantoo/pdf-lib'
 
 // Reading and extending a structure tree (ISO 32000-1 §14.7) with pdf-lib, which has no API
@@ -13,6 +15,10 @@ import {
 // number tree from StructParent(s) keys to elements) read whole and written back flat.
 
 export const name = (value: string) => PDFName.of(value)
+
+/** a string object's text (literal or hex), else undefined */
+export const textValue = (value: PDFObject | undefined): string | undefined =>
+  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
 
 export function structTreeRoot(doc: PDFDocument): PDFDict | undefined {
   return doc.catalog.lookupMaybe(name('StructTreeRoot'), PDFDict)
