@@ -62,3 +62,12 @@ describe('artifact marking', () => {
     expect(mark('0 0 1 1 re f EMC').text).toBe('/Artifact BMC 0 0 1 1 re f EMC EMC')
   })
 })
+
+describe('artifact marking around Form XObjects', () => {
+  it('leaves a form with its own tagged content unwrapped, and wraps a plain one', () => {
+    const out = markArtifacts(Buffer.from('/Fx1 Do /Fx2 Do', 'latin1'), (name) => name === 'Fx1')
+    expect(out.content.toString('latin1').replace(/\s+/g, ' ').trim()).toBe(
+      '/Fx1 Do /Artifact BMC /Fx2 Do EMC',
+    )
+  })
+})

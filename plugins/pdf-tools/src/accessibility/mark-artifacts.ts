@@ -41,8 +41,16 @@ export interface ArtifactMarking {
   added: number
 }
 
-/** The content stream with its unmarked painting wrapped as Artifacts. */
-export function markArtifacts(content: Uint8Array): ArtifactMarking {
+/**
+ * The content stream with its unmarked painting wrapped as Artifacts. `holdsTags(name)` says
+ * whether the XObject a `Do` draws has marked content of its own (a Form XObject with MCIDs,
+ * ISO 32000-1 §14.7.4.3): such a Do is left unwrapped, or its tagged content would sit inside an
+ * Artifact (7.1-2).
+ */
+export function markArtifacts(
+  content: Uint8Array,
+  holdsTags: (xobject: string) => boolean = () => false,
+): ArtifactMarking {
   const parts: Uint8Array[] = []
   let cursor = 0
   let added = 0
@@ -60,7 +68,7 @@ export function markArtifacts(content: Uint8Array): ArtifactMarking {
     emit(at, CLOSE)
     open = undefined
   }
-  for (const { op, start } of contentOperators(content)) {
+  for (const { op, start, end } of contentOperators(content)) {
     if (op === 'BDC' || op === 'BMC') {
       close(start)
       depth++
@@ -85,6 +93,10 @@ export function markArtifacts(content: Uint8Array): ArtifactMarking {
       // ends a clipping path: it paints nothing
       pathStart = -1
     } else if (PAINTING.has(op)) {
+      if (op === 'Do' && depth === 0 && holdsTags(xobjectName(content, start, end))) {
+        close(start)
+        continue
+      }
       if (depth === 0 && !open) {
         emit(Math.max(cursor, pathStart === -1 ? start : pathStart), OPEN)
         open = { q: qDepth, inText }
@@ -96,4 +108,9 @@ export function markArtifacts(content: Uint8Array): ArtifactMarking {
   close(content.length)
   parts.push(content.subarray(cursor))
   return { content: Buffer.concat(parts), added }
+}
+
+/** the name operand of a `Do` */
+function xobjectName(content: Uint8Array, start: number, end: number): string {
+  return /\/([^\s/[\]()<>{}%]+)/.exec(Buffer.from(content.subarray(start, end)).toString('latin1'))?.[1] ?? ''
 }
