@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
+import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib'
 import type { Finding, PdfPostProcessContext } from '@docsvc/core/sdk'
-import { pdfText, pdfXmp, qpdfCheck, qpdfReport, runPdfPostProcessorContract } from '@docsvc/core/testing'
+import {
+  pdfText,
+  pdfXmp,
+  qpdfCheck,
+  qpdfReport,
+  qpdfRewrite,
+  runPdfPostProcessorContract,
+} from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserPool } from '../../plugins/chromium/src/browser-pool.ts'
 import { outputContext, testPool } from '../../plugins/chromium/src/chromium-test-support.ts'
@@ -155,6 +162,26 @@ describe('the PDF/UA-1 step on a Chromium print', () => {
       expect(types).toContain(type)
     const figures = JSON.stringify(structureTree(out.bytes))
     expect(figures).toContain('"alt":"Umsatzkurve"')
+  })
+
+  it('does the same on a file an earlier step saved with object streams and split content', async () => {
+    // each page's content becomes an array of streams, the objects go into object streams
+    const doc = await PDFDocument.load(before, { updateMetadata: false })
+    for (const page of doc.getPages()) {
+      const first = doc.context.register(doc.context.flateStream('q Q\n'))
+      page.node.set(PDFName.of('Contents'), doc.context.obj([first, page.node.get(PDFName.of('Contents'))!]))
+    }
+    const packed = qpdfRewrite(Buffer.from(await doc.save({ useObjectStreams: true })), [
+      '--object-streams=generate',
+    ])
+    expect(qpdfReport(packed, ['--show-xref'])).toMatch(/compressed; stream = /)
+    const again = await ua(packed)
+    // the same findings (the objects are numbered anew)
+    const seen = (findings: Finding[]) => findings.map((f) => [f.ruleId, f.page])
+    expect(seen(again.findings)).toEqual(seen(out.findings))
+    expect(unmarkedPainting(again.bytes)).toEqual([])
+    expect(pdfXmp(again.bytes)).toContain('<pdfuaid:part>1</pdfuaid:part>')
+    expect(qpdfCheck(again.bytes).ok).toBe(true)
   })
 
   it('reports the image without alt text with its page, and nothing else', () => {
