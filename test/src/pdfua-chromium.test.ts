@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from '@cantoo/pdf-lib'
 import type { Finding, PdfPostProcessContext } from '@docsvc/core/sdk'
 import {
   pdfText,
@@ -16,7 +16,14 @@ import { type PdfOptions, pdfPlan } from '../../plugins/chromium/src/pdf-options
 import { PdfOutput } from '../../plugins/chromium/src/pdf-output.ts'
 import { pdfUaProcessor } from '../../plugins/pdf-tools/src/index.ts'
 import { protectTool } from '../../plugins/pdf-tools/src/protect-tool.ts'
-import { flatTypes, qpdfObjects, qpdfText, structureTree, unmarkedPainting } from './pdfua-support.ts'
+import {
+  flatTypes,
+  parentTreeProblems,
+  qpdfObjects,
+  qpdfText,
+  structureTree,
+  unmarkedPainting,
+} from './pdfua-support.ts'
 
 // Issue 17 item 2 with real Chromium: the PDF/UA-1 step on tagged prints, read back with qpdf
 // (catalog, XMP, annotations, structure tree, marked content) and poppler, as a checker sees it.
@@ -189,6 +196,43 @@ describe('the PDF/UA-1 step on a Chromium print', () => {
       expect.objectContaining({ ruleId: '7.3-1', clause: '7.3', severity: 'error', page: 2 }),
     ])
   })
+})
+
+describe('links outside the structure tree', () => {
+  it('get a Link element with an object reference, and the parent tree stays consistent', async () => {
+    const printed = await print(
+      '<html lang="en"><title>L</title><p><a href="https://example.com/z">zed</a></p></html>',
+    )
+    const doc = await PDFDocument.load(printed, { updateMetadata: false })
+    const annots = doc.getPages()[0]!.node.lookup(PDFName.of('Annots'), PDFArray)
+    // as another producer might leave it: the annotation in no element
+    doc.context.lookup(annots.get(0), PDFDict).delete(PDFName.of('StructParent'))
+    const untagged = Buffer.from(await doc.save())
+    expect(parentTreeProblems(untagged)).toEqual([])
+    const { bytes, findings } = await ua(untagged)
+    expect(findings).toEqual([])
+    expect(parentTreeProblems(bytes)).toEqual([])
+    expect(flatTypes(structureTree(bytes)).filter((t) => t === 'Link')).toHaveLength(1)
+    const q = qpdfObjects(bytes)
+    const page = q.get(q.pages[0]) as Record<string, string>
+    const annot = q.get((q.get(page['/Annots']) as string[])[0]) as Record<string, unknown>
+    expect(typeof annot['/StructParent']).toBe('number')
+
+    // an annotation no element points at gets a Link element of its own
+    const added = await PDFDocument.load(printed, { updateMetadata: false })
+    const extra = added.context.register(
+      added.context.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [10, 10, 60, 30],
+        A: { S: 'URI', URI: PDFString.of('https://example.com/extra') },
+      }),
+    )
+    added.getPages()[0]!.node.lookup(PDFName.of('Annots'), PDFArray).push(extra)
+    const more = await ua(Buffer.from(await added.save()))
+    expect(parentTreeProblems(more.bytes)).toEqual([])
+    expect(flatTypes(structureTree(more.bytes)).filter((t) => t === 'Link')).toHaveLength(2)
+  }, 60_000)
 })
 
 describe('links without words', () => {

@@ -14,6 +14,8 @@ import {
   appendKid,
   documentElement,
   name,
+  nextParentTreeKey,
+  objectReferences,
   pageNumbers,
   readParentTree,
   structTreeRoot,
@@ -38,6 +40,8 @@ export function fixLinkAnnotations(doc: PDFDocument): LinkWork {
   const root = structTreeRoot(doc)
   const parentTree = root ? readParentTree(doc, root) : undefined
   const said = linkTexts(doc)
+  let nextKey = root && parentTree ? nextParentTreeKey(root, parentTree) : 0
+  const referenced = root ? objectReferences(doc, root) : new Map<string, PDFRef>()
   for (const page of doc.getPages()) {
     const annots = page.node.lookup(name('Annots'))
     if (!(annots instanceof PDFArray) || annots.size() === 0) continue
@@ -56,7 +60,10 @@ export function fixLinkAnnotations(doc: PDFDocument): LinkWork {
         entry instanceof PDFRef &&
         !(annot.get(name('StructParent')) instanceof PDFNumber)
       ) {
-        tagLink(doc, root, parentTree, page, entry, annot)
+        const key = nextKey++
+        annot.set(name('StructParent'), PDFNumber.of(key))
+        // an element may point at it already (its producer forgot the back reference)
+        parentTree.set(key, referenced.get(entry.toString()) ?? linkElement(doc, root, page, entry))
         work.tagged++
       }
     }
@@ -65,21 +72,8 @@ export function fixLinkAnnotations(doc: PDFDocument): LinkWork {
   return work
 }
 
-/** a Link element with an OBJR to the annotation, under the Document element (7.18.5-1) */
-function tagLink(
-  doc: PDFDocument,
-  root: PDFDict,
-  parentTree: Map<number, PDFObject>,
-  page: PDFPage,
-  ref: PDFRef,
-  annot: PDFDict,
-): void {
-  const keys = [...parentTree.keys()]
-  const next = root.lookup(name('ParentTreeNextKey'))
-  const key = Math.max(
-    next instanceof PDFNumber ? next.asNumber() : 0,
-    keys.length ? Math.max(...keys) + 1 : 0,
-  )
+/** a new Link element with an OBJR to the annotation, under the Document element (7.18.5-1) */
+function linkElement(doc: PDFDocument, root: PDFDict, page: PDFPage, ref: PDFRef): PDFRef {
   const parent = documentElement(doc, root)
   const element = doc.context.register(
     doc.context.obj({
@@ -91,9 +85,7 @@ function tagLink(
     }),
   )
   appendKid(doc, parent.dict, element)
-  annot.set(name('StructParent'), PDFNumber.of(key))
-  parentTree.set(key, element)
-  root.set(name('ParentTreeNextKey'), PDFNumber.of(key + 1))
+  return element
 }
 
 function linkDescription(doc: PDFDocument, annot: PDFDict, numbers: Map<string, number>): string {

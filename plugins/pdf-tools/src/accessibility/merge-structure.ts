@@ -13,7 +13,7 @@ import {
   PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib'
-import { name, readParentTree, structElements, structTreeRoot } from './structure-tree.ts'
+import { name, nextParentTreeKey, readParentTree, structElements, structTreeRoot } from './structure-tree.ts'
 
 // A qpdf merge (`--empty --pages`) copies pages with their /StructParents, their annotations'
 // /StructParent and the marked content of their streams, but not the structure trees they point
@@ -195,11 +195,7 @@ export async function mergeStructureTrees(
     lang ??= isText(sourceLang) ? copyObject(copy, sourceLang) : undefined
     // every key this source's pages and annotations use is moved past the previous sources'
     const entries = readParentTree(source, root)
-    const declared = root.lookup(name('ParentTreeNextKey'))
-    const span = Math.max(
-      declared instanceof PDFNumber ? declared.asNumber() : 0,
-      entries.size > 0 ? Math.max(...entries.keys()) + 1 : 0,
-    )
+    const span = nextParentTreeKey(root, entries)
     for (const [key, value] of entries) parentTree.set(key + nextKey, copyObject(copy, value))
     shiftKeys(doc, pages, nextKey)
     nextKey += span

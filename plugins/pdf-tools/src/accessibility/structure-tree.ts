@@ -62,6 +62,24 @@ export function* structElements(doc: PDFDocument, root: PDFDict): Generator<Stru
   }
 }
 
+/** object (annotation) ref → the element whose OBJR kid points at it */
+export function objectReferences(doc: PDFDocument, root: PDFDict): Map<string, PDFRef> {
+  const found = new Map<string, PDFRef>()
+  for (const element of structElements(doc, root)) {
+    if (!element.ref) continue
+    const k = element.dict.lookup(name('K'))
+    for (const kid of k instanceof PDFArray ? k.asArray() : k ? [k] : []) {
+      const value = kid instanceof PDFRef ? doc.context.lookup(kid) : kid
+      const obj =
+        value instanceof PDFDict && value.get(name('Type')) === name('OBJR')
+          ? value.get(name('Obj'))
+          : undefined
+      if (obj instanceof PDFRef) found.set(obj.toString(), element.ref)
+    }
+  }
+  return found
+}
+
 /** the page of an element's first marked content, for elements whose own /Pg is not set */
 export function firstContentPage(doc: PDFDocument, element: StructElement): PDFRef | undefined {
   if (element.page) return element.page
@@ -97,6 +115,14 @@ export function readParentTree(doc: PDFDocument, root: PDFDict): Map<number, PDF
   }
   visit(root.get(name('ParentTree')))
   return entries
+}
+
+/** the first parent tree key no page or annotation uses yet (a loop: a spread of many keys overflows the stack) */
+export function nextParentTreeKey(root: PDFDict, entries: Map<number, PDFObject>): number {
+  const declared = root.lookup(name('ParentTreeNextKey'))
+  let next = declared instanceof PDFNumber ? declared.asNumber() : 0
+  for (const key of entries.keys()) if (key >= next) next = key + 1
+  return next
 }
 
 /** writes the entries as one flat number tree and sets ParentTreeNextKey past the largest key */
