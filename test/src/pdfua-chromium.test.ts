@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts } from '@cantoo/pdf-lib'
 import type { Finding, PdfPostProcessContext } from '@docsvc/core/sdk'
 import {
+  pdfFonts,
   pdfText,
   pdfXmp,
   qpdfCheck,
@@ -115,6 +116,17 @@ describe('Chromium prints what PDF/UA builds on', () => {
     expect(() => pdfPlan({ pdfua: true, tagged: false }, () => {})).toThrow(
       expect.objectContaining({ code: 'validation_error' }),
     )
+  }, 60_000)
+})
+
+describe('the undetermined language Chromium is given', () => {
+  it('does not change how a document without lang prints: the same fonts as untagged', async () => {
+    const html = '<p>直骨 漢字 한국어 Ünïcödé</p>'
+    const fonts = async (options: PdfOptions) =>
+      pdfFonts((await output.render({ kind: 'html', html }, options, outputContext())).bytes).map(
+        (f) => f.type,
+      )
+    expect(await fonts({ pdfua: true })).toEqual(await fonts({}))
   }, 60_000)
 })
 
@@ -298,6 +310,7 @@ describe('the document language', () => {
 
   it('is pdf.locale when the document declares none', async () => {
     const printed = await print('<title>T</title><p>Texte</p>', { locale: 'fr-FR' })
+    expect(qpdfText(qpdfObjects(printed).catalog['/Lang'])).toBe('und')
     const out = await ua(printed, { locale: 'fr-FR' })
     expect(out.findings).toEqual([])
     expect(qpdfText(qpdfObjects(out.bytes).catalog['/Lang'])).toBe('fr-FR')
