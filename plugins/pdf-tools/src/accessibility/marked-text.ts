@@ -62,6 +62,9 @@ export function shownStrings(bytes: Uint8Array, start: number, end: number): Buf
   return out
 }
 
+/** parsed CMaps by their stream: pages share fonts, and a CMap is parsed once */
+const parsed = new WeakMap<PDFRawStream, ToUnicode>()
+
 function fontToUnicode(
   page: PDFPage,
   fontName: string,
@@ -73,8 +76,12 @@ function fontToUnicode(
     const fonts = page.node.Resources()?.lookup(name('Font'))
     const font = fonts instanceof PDFDict ? fonts.lookup(name(fontName)) : undefined
     const stream = font instanceof PDFDict ? font.lookup(name('ToUnicode')) : undefined
-    if (stream instanceof PDFRawStream)
-      found = parseToUnicode(Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1'))
+    if (stream instanceof PDFRawStream) {
+      found =
+        parsed.get(stream) ??
+        parseToUnicode(Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1'))
+      parsed.set(stream, found)
+    }
   } catch {
     found = undefined
   }
