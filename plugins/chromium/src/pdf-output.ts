@@ -2,6 +2,7 @@ import type { OutputContext, RenderDocument, RenderedFile, RenderOutput } from '
 import { causeText, ProblemError, problemFromCause } from '@docsvc/core/sdk'
 import type { BrowserPool } from './browser-pool.ts'
 import { CHROMIUM_ENGINE } from './chromium-config.ts'
+import { declareUndeterminedLanguage } from './document-language.ts'
 import type { TemplateToCheck } from './font-check.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
@@ -33,6 +34,7 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
         await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
         // Chromium titles an untitled document with its URL (about:blank): the kernel replaces that
         title = (await page.title()).trim() || null
+        if (plan.print.tagged) await declareUndeterminedLanguage(page)
         try {
           return await page.pdf(plan.print)
         } catch (err) {

@@ -1,4 +1,5 @@
 import { definePlugin } from '@docsvc/core/sdk'
+import { pdfUaProcessor } from './accessibility/pdfua-processor.ts'
 import { pdfaProcessor } from './archive/pdfa-processor.ts'
 import { attachTool } from './attach-tool.ts'
 import { mergeTool } from './merge-tool.ts'
@@ -9,6 +10,7 @@ import { rotateTool } from './rotate-tool.ts'
 import { splitTool } from './split-tool.ts'
 import { unlockTool } from './unlock-tool.ts'
 
+export { pdfUaProcessor } from './accessibility/pdfua-processor.ts'
 export { pdfaProcessor } from './archive/pdfa-processor.ts'
 export { type Attachment, attachTool } from './attach-tool.ts'
 export { parsePages, resolvePages } from './page-ranges.ts'
@@ -27,12 +29,16 @@ const TOOLS = [mergeTool, metadataTool, protectTool, rotateTool, splitTool, unlo
 export const pdfToolsPlugin = definePlugin({
   id: 'pdf-tools',
   apiVersion: '^1',
-  provides: { pdfTools: TOOLS.map((t) => t.name), pdfPostProcessors: [pdfaProcessor.id] },
+  provides: {
+    pdfTools: TOOLS.map((t) => t.name),
+    pdfPostProcessors: [pdfaProcessor.id, pdfUaProcessor.id],
+  },
   config: PdfWorkersConfigSchema,
   register({ registries, config }) {
     configurePdfWorkers(config)
     for (const tool of TOOLS) registries.pdfTools.add(tool.name, tool)
     registries.pdfPostProcessors.add(pdfaProcessor.id, pdfaProcessor)
+    registries.pdfPostProcessors.add(pdfUaProcessor.id, pdfUaProcessor)
   },
   start({ roles }) {
     if (roles.includes('worker')) warmPdfWorkers()

@@ -1,4 +1,5 @@
-import { mapWithLimit, type PdfTool } from '@docsvc/core/sdk'
+import { mapWithLimit, type PdfTool, ProblemError } from '@docsvc/core/sdk'
+import type { MergeStructureOutput } from './accessibility/merge-structure-task.ts'
 import { flatTreePageCount } from './flat-page-count.ts'
 import { pageCountBound } from './page-bound.ts'
 import {
@@ -14,6 +15,15 @@ import { type WorkDir, withWorkDir } from './qpdf.ts'
 import type { PdfToolContext, PdfToolOutput, PdfToolSource, ToolOptions } from './tool-types.ts'
 
 const BOOKMARKS_TASK = new URL('./tasks/bookmarks-task.ts', import.meta.url)
+const MERGE_STRUCTURE_TASK = new URL('./accessibility/merge-structure-task.ts', import.meta.url)
+
+/**
+ * Whether a source may have a structure tree: its catalog says /StructTreeRoot in the clear, or
+ * it has object streams, where the catalog may hide (those are read by pdf-lib to be sure).
+ */
+function mayBeTagged(bytes: Buffer): boolean {
+  return bytes.includes('/StructTreeRoot') || bytes.includes('/ObjStm')
+}
 
 /** `merge`: the sources' pages in order in one PDF; `bookmarks: filenames` adds one per source. */
 export const mergeTool: PdfTool = {
@@ -40,6 +50,8 @@ export const mergeTool: PdfTool = {
         throw err
       }
       let bytes = await work.read('merged.pdf')
+      if (sources.some((s) => mayBeTagged(s.bytes)))
+        bytes = await withStructureTree(bytes, sources, work, ctx)
       let pages: number
       if (options.bookmarks === 'filenames' && counts) {
         pages = counts.reduce((n, c) => n + c, 0)
@@ -57,6 +69,36 @@ export const mergeTool: PdfTool = {
       return { files: [{ format: 'pdf', bytes, pages }] }
     })
   },
+}
+
+/**
+ * The merged PDF with one structure tree from its tagged sources (decision 0104). Sources qpdf
+ * reads but pdf-lib cannot (or that overrun the PDF thread's budget) still merge, untagged, as
+ * before: the log says the trees were lost.
+ */
+async function withStructureTree(
+  merged: Buffer,
+  sources: PdfToolSource[],
+  work: WorkDir,
+  ctx: PdfToolContext,
+): Promise<Buffer> {
+  try {
+    const tree = await runPdfTask<MergeStructureOutput>(
+      MERGE_STRUCTURE_TASK,
+      { merged, sources: sources.map((s) => s.bytes) },
+      { signal: ctx.signal, subject: 'Merging the structure trees', transfer: exclusiveBuffer(merged) },
+    )
+    if (tree.tagged > 0)
+      ctx.log(
+        `one structure tree from ${tree.tagged} tagged sources${tree.untagged > 0 ? `; ${tree.untagged} untagged sources stay untagged` : ''}`,
+      )
+    return asBuffer(tree.pdf)
+  } catch (err) {
+    if (ctx.signal.aborted || !(err instanceof ProblemError)) throw err
+    ctx.log(`the structure trees could not be merged (${err.detail ?? err.code}); the merged PDF is untagged`)
+    // the bytes moved to the thread: the file is still in the work folder
+    return work.read('merged.pdf')
+  }
 }
 
 function mergedPageCount(work: WorkDir, signal: AbortSignal): Promise<number> {

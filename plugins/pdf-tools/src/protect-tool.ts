@@ -28,7 +28,11 @@ export const DEFAULT_PERMISSIONS: Permissions = {
 
 const yn = (allowed: boolean) => (allowed ? 'y' : 'n')
 
-/** qpdf's restrictions for AES-256 (R6) encryption, one per permission bit of PDF 32000 Table 22. */
+/**
+ * qpdf's restrictions for AES-256 (R6) encryption, one per permission bit of PDF 32000 Table 22.
+ * Extraction for accessibility (bit 10) is not among them: R6 always grants it, which PDF/UA-1
+ * 7.16 requires, so `copy: false` never locks out a screen reader (decision 0103).
+ */
 export function restrictions(given: Partial<Permissions> | null | undefined): Record<string, string> {
   const p = { ...DEFAULT_PERMISSIONS, ...(given ?? {}) }
   return {
