@@ -46,7 +46,12 @@ export async function finishPdf(
 ): Promise<RenderedFile> {
   const attachments = (options.attachments ?? []) as AttachmentOption[]
   const protect = options.protect as Record<string, unknown> | null | undefined
-  const metadata = metadataToSet(file, options.metadata as Record<string, unknown> | undefined, deps)
+  const metadata = metadataToSet(
+    file,
+    options.metadata as Record<string, unknown> | undefined,
+    options.pdfua === true,
+    deps,
+  )
   if (file.format !== 'pdf') return file
   const steps = plannedSteps(deps.postProcessors, options)
   // the request was checked against the same registries; a step whose schema refuses the options
@@ -83,15 +88,17 @@ export async function finishPdf(
 /**
  * What the metadata tool sets (Info and XMP alike): `pdf.metadata` as given, and the file name's
  * stem as the title of a document that has no title and is given none, instead of the browser's
- * stand-in (`about:blank`, decision 0056). Undefined when there is nothing to set.
+ * stand-in (`about:blank`, decision 0056). Undefined when there is nothing to set. PDF/UA output
+ * gets no stand-in title: a document without one is a finding the author must fix (7.1-9).
  */
 function metadataToSet(
   file: RenderedFile,
   given: Record<string, unknown> | undefined,
+  pdfua: boolean,
   deps: Pick<FinishingDeps, 'fallbackTitle' | 'tools' | 'log'>,
 ): Record<string, unknown> | undefined {
   const set = { ...given }
-  if (file.title === null && !('title' in set)) {
+  if (file.title === null && !('title' in set) && !pdfua) {
     // an installation without the metadata tool keeps the browser's title rather than fail a render
     if (deps.tools.get('metadata')) set.title = deps.fallbackTitle
     else deps.log('no metadata tool: the untitled document keeps the title its output gave it')

@@ -138,7 +138,7 @@ export function pdfWordBoxes(bytes: Buffer): { word: string; xMin: number; yMin:
   const out = withFile(bytes, 'pdf', (file) =>
     execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }),
   )
-  return [...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)<\/word>/g)].map((m) => ({
+  return [...out.matchAll(/<word xMin="(-?[\d.]+)" yMin="(-?[\d.]+)"[^>]*>([^<]*)<\/word>/g)].map((m) => ({
     word: m[3]!,
     xMin: Number(m[1]),
     yMin: Number(m[2]),
