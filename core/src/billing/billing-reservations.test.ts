@@ -121,4 +121,54 @@ describe.each(TEST_DIALECTS)('billing reservations on %s', (dialect) => {
     expect(again.statusCode).toBe(409)
     expect(await usage(apiOnly, ws)).toMatchObject({ renders: 0, renders_until_limit: 0 })
   })
+
+  it('a sync render refused for concurrency (429) takes no unit', async () => {
+    const ws = await onFree(apiOnly, { included_renders: 3, sync_concurrency: 1, sync_timeout_seconds: 1 })
+    // no worker: the sync wait ends in a 202 and the render stays queued, holding the one slot
+    expect((await create(apiOnly, ws.liveKey, 'holds the slot', 'sync')).statusCode).toBe(202)
+    const refused = await create(apiOnly, ws.liveKey, 'over the concurrency', 'sync')
+    expect([refused.statusCode, refused.json().code]).toEqual([429, 'concurrency_limited'])
+    expect(await usage(apiOnly, ws)).toMatchObject({ renders: 0, renders_until_limit: 2 })
+  })
+
+  it('bills a unit in the cycle that reserved it when it finishes after that cycle ended', async () => {
+    const ws = await onFree(apiOnly, { included_renders: 5 })
+    const { billingService, billingRepository, workspaceService } = apiOnly.kernel.container.cradle
+    const plan = (await workspaceService.planOf(ws.workspace.id))!
+    const db = apiOnly.kernel.db.kysely
+    const november = new Date('2026-11-30T23:59:59.000Z')
+    const december = new Date('2026-12-01T00:00:01.000Z')
+    const reserve = await billingService.admission(ws.workspace.id, plan, november)
+    await db.transaction().execute((trx) => reserve(trx, 'render_straddling'))
+    await db.transaction().execute((trx) =>
+      billingService.countBilled(trx, {
+        unitId: 'render_straddling',
+        workspaceId: ws.workspace.id,
+        plan,
+        at: december,
+      }),
+    )
+    const counters = async (at: Date) => {
+      const row = await billingRepository.cycleRowAt(ws.workspace.id, at)
+      return row && { renders: Number(row.renders), reserved: Number(row.reserved) }
+    }
+    expect(await counters(november)).toEqual({ renders: 1, reserved: 0 })
+    expect(await counters(december)).toBeUndefined()
+    expect(await billingRepository.reservations(ws.workspace.id)).toEqual([])
+  })
+
+  it('gives the unit of a render the platform lost back (render_lost)', async () => {
+    const ws = await onFree(apiOnly, { included_renders: 1 })
+    const stranded = await create(apiOnly, ws.liveKey, 'never runs: no worker')
+    expect(stranded.statusCode).toBe(202)
+    expect((await create(apiOnly, ws.liveKey, 'no unit left')).statusCode).toBe(402)
+    // two days on, the sweeper takes a render queued that long for lost
+    await apiOnly.kernel.container.cradle.renderSweeper.sweep(new Date(Date.now() + 2 * 86_400_000))
+    const lost = (
+      await apiOnly.inject({ method: 'GET', url: `/v1/renders/${stranded.json().id}`, key: ws.liveKey })
+    ).json()
+    expect(lost).toMatchObject({ status: 'failed', error: { code: 'render_lost' } })
+    expect(await usage(apiOnly, ws)).toMatchObject({ renders: 0, renders_until_limit: 1 })
+    expect((await create(apiOnly, ws.liveKey, 'takes the unit back')).statusCode).toBe(202)
+  })
 })
