@@ -143,10 +143,12 @@ export class RenderRepository {
       .execute(async (trx) => {
         const lockKey = `sync-renders:${render.workspace_id}`
         await sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx)
+        // admitted first on both databases, so a render both over its limit and its
+        // concurrency is told 402 either way
+        await admit?.(trx, render.id)
         const { n } = await inFlight(trx).executeTakeFirstOrThrow()
         // thrown, not returned: the admission (billing's reservation) must roll back with it
         if (Number(n) >= limit) throw REFUSED
-        await admit?.(trx, render.id)
         await trx.insertInto('renders').values(toRow(render)).execute()
         return true
       })
