@@ -13,7 +13,10 @@ import { WebhookReceiver } from './webhooks-receiver.ts'
 // and an operator see it: the answers, GET /v1/account and /v1/usage, the admin API and the
 // admin CLI's billing view, and the usage.threshold_reached deliveries to a local receiver.
 // The renders are tiny HTML pages drawn by Chromium (the harness's default of no browser is
-// overridden): 540 of them took 25 s on two cores.
+// overridden): 540 of them took 25 s on two cores. Admission reserves a unit of the cycle
+// (decision 0097), so exactly the allowed renders succeed however many are in flight; then the
+// operator allows one top-up more and a burst of async renders, which answer at once, is refused
+// at creation past exactly that many.
 
 const LIVE_RENDERS = 500
 const TEST_RENDERS = 40
@@ -24,6 +27,8 @@ const TOP_UP_RENDERS = 50
 const TOP_UP_LIMIT = 4
 /** what the cycle allows: the included renders and the top-ups the limit lets it take */
 const ALLOWED = INCLUDED + TOP_UP_RENDERS * TOP_UP_LIMIT
+/** async renders sent after the operator allows one top-up more (TOP_UP_RENDERS renders) */
+const ASYNC_RENDERS = 150
 const TOKEN = 'operator-secret-token-0123456789abcdef'
 const FINAL = new Set(['succeeded', 'failed', 'canceled'])
 
@@ -48,7 +53,7 @@ async function inParallel<T>(count: number, width: number, job: (i: number) => P
 }
 
 describe.runIf(TEST_DIALECTS.includes('postgres'))('billing across two processes on postgres', () => {
-  it(`counts ${LIVE_RENDERS} parallel live renders over two serve processes exactly: 402s past the limit, each threshold delivered once, test renders free`, async () => {
+  it(`counts ${LIVE_RENDERS} parallel live renders over two serve processes exactly: exactly the allowed ones succeed, 402s past the limit (async ones at creation), each threshold delivered once, test renders free`, async () => {
     const cluster = await CrashCluster.create({
       dialect: 'postgres',
       servers: 2,
@@ -163,14 +168,10 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('billing across two processes
       ).toBe(true)
       expect(created.length + refused.length, why).toBe(LIVE_RENDERS)
       expect(new Set(refused.map((a) => a.body.code)), why).toEqual(new Set(['render_limit_reached']))
-      // no render refused before the cycle's allowance was used, and none admitted after it,
-      // beyond those already in flight when it ran out (decision 0085: admission does not
-      // reserve). The last admitted render saw at most ALLOWED - 1 billed; the renders not yet
-      // billed then were itself and the IN_FLIGHT - 1 other open requests, plus any render whose
-      // sync wait had ended in a 202 and freed its lane
-      expect(succeeded, why).toBeGreaterThanOrEqual(ALLOWED)
-      expect(succeeded, why).toBeLessThanOrEqual(ALLOWED - 1 + IN_FLIGHT + figures.answered202)
-      expect(refused.length, why).toBe(LIVE_RENDERS - succeeded)
+      // exactly the cycle's allowance was admitted, however many renders were in flight when it
+      // ran out: admission reserves a unit of it (decision 0097)
+      expect(succeeded, why).toBe(ALLOWED)
+      expect(refused.length, why).toBe(LIVE_RENDERS - ALLOWED)
       // both processes took renders and both refused some
       for (const server of figures.byServer) {
         expect(server.succeeded, why).toBeGreaterThan(0)
@@ -179,26 +180,50 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('billing across two processes
       // test renders: rendered all along, watermarked as test, and never stopped by the limit
       for (const a of testAnswers) expect(a.body, why).toMatchObject({ status: 'succeeded', test: true })
 
-      // the counters as the customer sees them, from either process
-      const usage = {
-        renders: succeeded,
-        included_renders: INCLUDED,
-        overage_renders: succeeded - INCLUDED,
-        top_ups: TOP_UP_LIMIT,
-        top_up_limit: TOP_UP_LIMIT,
-        renders_until_limit: 0,
+      // the counters as the customer sees them, from either process, and as the operator sees
+      // them: admin API and admin CLI
+      const expectUsage = async (renders: number, topUpLimit: number) => {
+        const usage = {
+          renders,
+          included_renders: INCLUDED,
+          overage_renders: renders - INCLUDED,
+          top_ups: topUpLimit,
+          top_up_limit: topUpLimit,
+          renders_until_limit: 0,
+        }
+        for (const api of [liveA, liveB]) {
+          expect((await api('GET', '/v1/account')).usage).toMatchObject(usage)
+          expect((await api('GET', '/v1/usage')).total).toBe(renders)
+        }
+        expect(await admin('GET', `/workspaces/${ws.id}/billing`)).toMatchObject({ usage })
+        const cli = await cliJson<{ usage: Record<string, unknown> }>(
+          ['workspace', 'billing', ws.id],
+          cluster.env,
+        )
+        expect(cli.usage).toMatchObject(usage)
       }
-      for (const api of [liveA, liveB]) {
-        expect((await api('GET', '/v1/account')).usage).toMatchObject(usage)
-        expect((await api('GET', '/v1/usage')).total).toBe(succeeded)
-      }
-      // and as the operator sees them: admin API and admin CLI
-      expect(await admin('GET', `/workspaces/${ws.id}/billing`)).toMatchObject({ usage })
-      const cli = await cliJson<{ usage: Record<string, unknown> }>(
-        ['workspace', 'billing', ws.id],
-        cluster.env,
-      )
-      expect(cli.usage).toMatchObject(usage)
+      await expectUsage(ALLOWED, TOP_UP_LIMIT)
+
+      // one top-up more, then async renders past it: they answer before rendering, so only the
+      // reservation stops them, at creation, after exactly the top-up's renders
+      await admin('PATCH', `/workspaces/${ws.id}/billing`, { top_up_limit: TOP_UP_LIMIT + 1 })
+      const asyncAnswers = await inParallel(ASYNC_RENDERS, IN_FLIGHT, async (i): Promise<Answer> => {
+        const server = i % 2
+        const res = await fetch(`${cluster.baseUrls[server]}/v1/renders`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.liveKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ mode: 'async', input: { type: 'html', html: `<p>Async ${i}</p>` } }),
+        })
+        return { live: true, server, status: res.status, body: (await res.json()) as Record<string, unknown> }
+      })
+      const queued = asyncAnswers.filter((a) => a.status === 202)
+      const asyncRefused = asyncAnswers.filter((a) => a.status === 402)
+      const asyncWhy = JSON.stringify({ queued: queued.length, refused: asyncRefused.length })
+      expect(queued.length, asyncWhy).toBe(TOP_UP_RENDERS)
+      expect(asyncRefused.length, asyncWhy).toBe(ASYNC_RENDERS - TOP_UP_RENDERS)
+      expect(new Set(asyncRefused.map((a) => a.body.code))).toEqual(new Set(['render_limit_reached']))
+      expect(await Promise.all(queued.map(finalStatus))).toEqual(Array(TOP_UP_RENDERS).fill('succeeded'))
+      await expectUsage(ALLOWED + TOP_UP_RENDERS, TOP_UP_LIMIT + 1)
 
       // after the burst: live refused, test still rendered, by either process
       for (const url of cluster.baseUrls) {
@@ -235,7 +260,8 @@ describe.runIf(TEST_DIALECTS.includes('postgres'))('billing across two processes
         { threshold: 'included_renders_100', renders: INCLUDED },
         { threshold: 'top_up_limit', renders: ALLOWED },
       ])
-      // and no other was ever written: every render has finished, so its events are in the
+      // and no other was ever written (raising the limit does not send top_up_limit again in
+      // the cycle): every render has finished, so its events are in the
       // outbox by now (they commit with it), delivered or not
       const db = openInstallationDb(cluster.env)
       try {

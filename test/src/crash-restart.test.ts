@@ -4,8 +4,9 @@ import { formatReport, runCrashScenario } from './crash-harness/crash-scenario.t
 
 // Crash and restart (issue 13): under a steady load of renders and webhook deliveries, kill -9
 // the API and worker processes at seeded moments and restart them; afterwards every accepted
-// render reached a final state once, none is billed twice or billed without succeeding, and
-// every render event reached the endpoint. DOCSVC_CRASH_SEED replays a run.
+// render reached a final state once, none is billed twice or billed without succeeding, every
+// render event reached the endpoint, and no billing reservation leaked (decision 0097).
+// DOCSVC_CRASH_SEED replays a run.
 
 const SEED = Number(process.env.DOCSVC_CRASH_SEED ?? 13)
 // a killed worker's render waits for its job lease (render timeout 5 s + 30 s) and the queue's
@@ -36,5 +37,8 @@ describe.concurrent.each(TEST_DIALECTS)('crash and restart on %s', (dialect) => 
     expect(f.billedNotSucceeded, why).toBe(0)
     expect(f.succeededNotBilled, why).toBe(0)
     expect(f.eventsDelivered, why).toBe(f.eventsExpected)
+    // a crash between admission and finish leaks no reservation: the lost-job handling gives it back
+    expect(f.reservationsAstray, why).toBe(0)
+    expect(f.reservedCounterDrift, why).toBe(0)
   }, 420_000)
 })

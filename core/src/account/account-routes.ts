@@ -43,7 +43,8 @@ const Account = Type.Object(
         }),
         remaining_renders: Type.Integer({ description: 'Included renders not used yet' }),
         renders_until_limit: Type.Union([Type.Integer(), Type.Null()], {
-          description: 'Live renders still possible this cycle, top-ups included; null: no limit',
+          description:
+            'Live renders still possible this cycle, top-ups included, less the live renders still queued or running (each holds one); null: no limit',
         }),
       },
       { additionalProperties: false },

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import type { Database } from '../db/schema.ts'
 import { type CycleWindow, cycleByDay, DEFAULT_CYCLE_START_DAY, nextBoundaryAfter } from './billing-cycle.ts'
@@ -109,10 +109,39 @@ export class BillingRepository {
   }
 
   /**
-   * Counts one billed render in the cycle holding `at`, inside the caller's transaction: one
-   * UPDATE adds the render and, when it runs past what the cycle has, a top-up the rule allows.
-   * The row lock makes concurrent counts queue, so none is lost (PostgreSQL re-reads the row a
-   * waiting UPDATE lands on; SQLite writes one at a time).
+   * The key (`cycle_start`) of the cycle holding `at`, its row stored if it was not: idempotent,
+   * so admission runs it before its transaction (whose first statement must be a write on SQLite).
+   */
+  async ensureCycle(
+    workspaceId: string,
+    at: Date,
+    startDay: number,
+    writer: Kysely<Database> = this.#db.kysely,
+  ): Promise<string> {
+    const cycle = await this.cycleAt(workspaceId, at, startDay, writer)
+    if (!cycle.row) {
+      await writer
+        .insertInto('billing_cycles')
+        .values({
+          workspace_id: workspaceId,
+          cycle_start: cycle.start,
+          cycle_end: cycle.end,
+          renders: 0,
+          top_ups: 0,
+          reserved: 0,
+        })
+        .onConflict((oc) => oc.columns(['workspace_id', 'cycle_start']).doNothing())
+        .execute()
+    }
+    return cycle.start
+  }
+
+  /**
+   * Counts one billed render that held no reservation (admitted before reservations existed) in
+   * the cycle holding `at`, inside the caller's transaction: one UPDATE adds the render and, when
+   * it runs past what the cycle has, a top-up the rule allows. The row lock makes concurrent
+   * counts queue, so none is lost (PostgreSQL re-reads the row a waiting UPDATE lands on; SQLite
+   * writes one at a time).
    */
   async count(
     trx: Kysely<Database>,
@@ -121,34 +150,100 @@ export class BillingRepository {
     startDay: number,
     rule: CountRule,
   ): Promise<CycleRow> {
-    const cycle = await this.cycleAt(workspaceId, at, startDay, trx)
-    if (!cycle.row) {
-      await trx
-        .insertInto('billing_cycles')
-        .values({
-          workspace_id: workspaceId,
-          cycle_start: cycle.start,
-          cycle_end: cycle.end,
-          renders: 0,
-          top_ups: 0,
-        })
-        .onConflict((oc) => oc.columns(['workspace_id', 'cycle_start']).doNothing())
-        .execute()
-    }
-    const needsTopUp = sql<boolean>`${sql.ref('renders')} + 1 > ${rule.included} + ${sql.ref('top_ups')} * ${rule.topUpRenders}`
-    const mayTopUp = !rule.topUps
-      ? sql<boolean>`1 = 0`
-      : rule.topUpLimit === null
-        ? needsTopUp
-        : sql<boolean>`${needsTopUp} and ${sql.ref('top_ups')} < ${rule.topUpLimit}`
+    const cycleStart = await this.ensureCycle(workspaceId, at, startDay, trx)
+    const taking = takesTopUp(sql`${sql.ref('renders')} + 1`, rule)
     return trx
       .updateTable('billing_cycles')
       .set({
         renders: sql`${sql.ref('renders')} + 1`,
-        top_ups: sql`case when ${mayTopUp} then ${sql.ref('top_ups')} + 1 else ${sql.ref('top_ups')} end`,
+        top_ups: sql`case when ${taking.allowed} then ${sql.ref('top_ups')} + 1 else ${sql.ref('top_ups')} end`,
       })
       .where('workspace_id', '=', workspaceId)
-      .where('cycle_start', '=', cycle.start)
+      .where('cycle_start', '=', cycleStart)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  }
+
+  /**
+   * Reserves one unit of the cycle `cycleStart` for `unitId`, inside the caller's transaction, or
+   * nothing when the cycle has none left: one conditional UPDATE (used + reserved below what the
+   * cycle allows, or a top-up the rule allows taken in the same statement), so two processes
+   * never both take the last unit (PostgreSQL re-checks the WHERE on the row version a waiting
+   * UPDATE lands on; SQLite writes one at a time). The UPDATE comes first: it takes SQLite's
+   * write lock before anything is read.
+   */
+  async reserve(
+    trx: Kysely<Database>,
+    unit: { unitId: string; workspaceId: string; cycleStart: string },
+    rule: CountRule,
+    at: Date,
+  ): Promise<CycleRow | undefined> {
+    const taking = takesTopUp(sql`${sql.ref('renders')} + ${sql.ref('reserved')} + 1`, rule)
+    const row = await trx
+      .updateTable('billing_cycles')
+      .set({
+        reserved: sql`${sql.ref('reserved')} + 1`,
+        top_ups: sql`case when ${taking.needed} then ${sql.ref('top_ups')} + 1 else ${sql.ref('top_ups')} end`,
+      })
+      .where('workspace_id', '=', unit.workspaceId)
+      .where('cycle_start', '=', unit.cycleStart)
+      .where(sql<boolean>`not (${taking.needed}) or (${taking.allowed} and ${taking.enough})`)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) return undefined
+    await trx
+      .insertInto('billing_reservations')
+      .values({
+        unit_id: unit.unitId,
+        workspace_id: unit.workspaceId,
+        cycle_start: unit.cycleStart,
+        reserved_at: at.toISOString(),
+      })
+      .execute()
+    return row
+  }
+
+  /**
+   * Turns `unitId`'s reservation into a used unit of the cycle that granted it (its top-up, if
+   * it needed one, was taken at reservation); undefined when the unit held none.
+   */
+  async settle(trx: Kysely<Database>, unitId: string): Promise<CycleRow | undefined> {
+    return this.#endReservation(trx, unitId, { renders: sql<number>`${sql.ref('renders')} + 1` })
+  }
+
+  /** Gives `unitId`'s reservation back (the work failed, was canceled or lost); false when it held none. */
+  async release(trx: Kysely<Database>, unitId: string): Promise<boolean> {
+    return (await this.#endReservation(trx, unitId, {})) !== undefined
+  }
+
+  /** Open reservations of a workspace (all cycles): what its billable work in flight holds. */
+  async reservations(workspaceId: string): Promise<string[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('billing_reservations')
+      .select('unit_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute()
+    return rows.map((r) => r.unit_id)
+  }
+
+  // deleting the reservation first makes ending it idempotent: a second settle or release of
+  // the same unit (racing, or retried) finds no row and changes no counter
+  async #endReservation(
+    trx: Kysely<Database>,
+    unitId: string,
+    also: { renders?: RawBuilder<number> },
+  ): Promise<CycleRow | undefined> {
+    const held = await trx
+      .deleteFrom('billing_reservations')
+      .where('unit_id', '=', unitId)
+      .returning(['workspace_id', 'cycle_start'])
+      .executeTakeFirst()
+    if (!held) return undefined
+    return trx
+      .updateTable('billing_cycles')
+      .set({ reserved: sql`${sql.ref('reserved')} - 1`, ...also })
+      .where('workspace_id', '=', held.workspace_id)
+      .where('cycle_start', '=', held.cycle_start)
       .returningAll()
       .executeTakeFirstOrThrow()
   }
@@ -186,5 +281,27 @@ export class BillingRepository {
       .where('cycle_start', '=', cycleStart)
       .execute()
     return new Set(rows.map((r) => r.threshold))
+  }
+}
+
+/**
+ * Whether the unit at position `unit` (1-based count of the cycle's units with it) runs past
+ * what the cycle has (`needed`), whether the rule lets a top-up be taken (`allowed`), and whether
+ * one top-up then covers it (`enough`). Without overage the included renders are all there is.
+ */
+function takesTopUp(unit: RawBuilder<unknown>, rule: CountRule) {
+  const topUps = sql.ref('top_ups')
+  const capacity = rule.topUps
+    ? sql`${rule.included} + ${topUps} * ${rule.topUpRenders}`
+    : sql`${rule.included}`
+  const allowed = !rule.topUps
+    ? sql<boolean>`1 = 0`
+    : rule.topUpLimit === null
+      ? sql<boolean>`1 = 1`
+      : sql<boolean>`${topUps} < ${rule.topUpLimit}`
+  return {
+    needed: sql<boolean>`${unit} > ${capacity}`,
+    allowed: sql<boolean>`${sql<boolean>`${unit} > ${capacity}`} and ${allowed}`,
+    enough: sql<boolean>`${unit} <= ${rule.included} + (${topUps} + 1) * ${rule.topUpRenders}`,
   }
 }

@@ -8,6 +8,21 @@ import type { BillingRepository, BillingSettings } from './billing-repository.ts
 import { type CycleUsage, countRule, cycleUsage } from './billing-usage.ts'
 import { thresholdsReached, usageThresholdData } from './usage-thresholds.ts'
 
+const EMPTY_COUNTERS = { renders: 0, top_ups: 0, reserved: 0 }
+
+/** 402 render_limit_reached, saying which limit was reached and until when. */
+function limitReached(plan: Plan, usage: CycleUsage): ProblemError {
+  const why = !plan.features.overage
+    ? `the ${plan.name} plan's ${usage.included_renders} included renders of this cycle are used up`
+    : usage.top_up_limit === 0
+      ? `the ${usage.included_renders} included renders of this cycle are used up and auto top-ups are off`
+      : `the ${usage.included_renders} included renders and the ${usage.top_ups} top-ups the monthly top-up limit allows are used up`
+  return new ProblemError(
+    'render_limit_reached',
+    `Live renders stop until the cycle ends at ${usage.cycle_end}: ${why}; test keys keep working. Live renders still queued or running count as used.`,
+  )
+}
+
 /** An operator's change of a workspace's billing settings; values unchecked (CLI, JSON). */
 export interface BillingSettingsChange {
   cycle_start_day?: unknown
@@ -16,8 +31,10 @@ export interface BillingSettingsChange {
 
 /**
  * Billing (SPEC 1.13, 7.3 402 render_limit_reached, 6.1 usage.threshold_reached): a workspace's
- * cycles, their counters and thresholds. Work that is billed is counted by `countBilled` inside
- * the transaction that finishes it, so it is counted exactly once or not at all; the renders
+ * cycles, their counters and thresholds. Billable work reserves a unit when it is admitted
+ * (`admission`, in the transaction that stores it) and is counted by `countBilled` inside the
+ * transaction that finishes it, or gives the unit back by `release` in the one that ends it
+ * otherwise; so the limit holds exactly and each unit is counted once or not at all. The renders
  * feature does this for every render kind (renders, PDF tools, and whatever later features bill
  * through a render). Only this folder touches the billing tables.
  */
@@ -88,47 +105,67 @@ export class BillingService {
   async usageOf(workspaceId: string, plan: Plan, now = new Date()): Promise<CycleUsage> {
     const settings = await this.#billing.settings(workspaceId)
     const cycle = await this.#billing.cycleAt(workspaceId, now, settings.cycle_start_day)
-    return cycleUsage(cycle, cycle.row ?? { renders: 0, top_ups: 0 }, plan, settings)
+    return cycleUsage(cycle, cycle.row ?? EMPTY_COUNTERS, plan, settings)
   }
 
   /**
-   * SPEC 7.3: a live render is refused with 402 render_limit_reached once the cycle's included
-   * renders are used and no top-up can follow (no overage on the plan, or the monthly top-up
-   * limit reached). Test renders never come here: they are free.
+   * SPEC 7.3: billable live work (a render, a billed PDF tool run) is admitted only with a unit of
+   * the cycle reserved for it (docs/decisions/0097); none left and no top-up possible (no overage
+   * on the plan, or the monthly top-up limit reached) is 402 render_limit_reached. The settings
+   * are read and the cycle's row stored now; the returned step reserves inside the caller's
+   * transaction that stores the work, so the work exists exactly when its reservation does (a
+   * refusal rolls both back). Test renders never come here: they are free.
    */
-  async requireRendersLeft(workspaceId: string, plan: Plan, now = new Date()): Promise<void> {
-    const usage = await this.usageOf(workspaceId, plan, now)
-    if (usage.renders_until_limit === null || usage.renders_until_limit > 0) return
-    const why = !plan.features.overage
-      ? `the ${plan.name} plan's ${usage.included_renders} included renders of this cycle are used up`
-      : usage.top_up_limit === 0
-        ? `the ${usage.included_renders} included renders of this cycle are used up and auto top-ups are off`
-        : `the ${usage.included_renders} included renders and the ${usage.top_ups} top-ups the monthly top-up limit allows are used up`
-    throw new ProblemError(
-      'render_limit_reached',
-      `Live renders stop until the cycle ends at ${usage.cycle_end}: ${why}; test keys keep working.`,
-    )
+  async admission(
+    workspaceId: string,
+    plan: Plan,
+    now = new Date(),
+  ): Promise<(trx: Kysely<Database>, unitId: string) => Promise<void>> {
+    const settings = await this.#billing.settings(workspaceId)
+    const cycleStart = await this.#billing.ensureCycle(workspaceId, now, settings.cycle_start_day)
+    const rule = countRule(plan, settings)
+    return async (trx, unitId) => {
+      if (await this.#billing.reserve(trx, { unitId, workspaceId, cycleStart }, rule, now)) return
+      const row = await this.#billing.cycleRowAt(workspaceId, now, trx)
+      const usage = cycleUsage(
+        { start: row?.cycle_start ?? cycleStart, end: row?.cycle_end ?? cycleStart },
+        row ?? EMPTY_COUNTERS,
+        plan,
+        settings,
+      )
+      throw limitReached(plan, usage)
+    }
   }
 
   /**
-   * Counts one billed unit of work in `trx`, the transaction that finishes it, and writes the
-   * `usage.threshold_reached` events it crosses into the outbox (once per cycle and threshold,
-   * however many renders race past it).
+   * Gives back the unit `unitId` reserved, in `trx`, the transaction that ends the work without
+   * billing it (failed, canceled, lost, not billed after all); nothing when it held none.
+   */
+  async release(trx: Kysely<Database>, unitId: string): Promise<void> {
+    await this.#billing.release(trx, unitId)
+  }
+
+  /**
+   * Counts one billed unit of work in `trx`, the transaction that finishes it: its reservation
+   * becomes a used unit of the cycle that granted it (work admitted before reservations existed
+   * is counted in the cycle holding `at`). Writes the `usage.threshold_reached` events the used
+   * units cross into the outbox (once per cycle and threshold, however many renders race past
+   * it): thresholds follow use, what GET /v1/usage shows, not reservations.
    */
   async countBilled(
     trx: Kysely<Database>,
-    input: { workspaceId: string; plan: Plan; at: Date },
+    input: { unitId: string; workspaceId: string; plan: Plan; at: Date },
   ): Promise<void> {
-    const { workspaceId, plan, at } = input
+    const { unitId, workspaceId, plan, at } = input
     const settings = await this.#billing.settings(workspaceId, trx)
-    const row = await this.#billing.count(
-      trx,
-      workspaceId,
-      at,
-      settings.cycle_start_day,
-      countRule(plan, settings),
-    )
-    const counters = { renders: Number(row.renders), top_ups: Number(row.top_ups) }
+    const row =
+      (await this.#billing.settle(trx, unitId)) ??
+      (await this.#billing.count(trx, workspaceId, at, settings.cycle_start_day, countRule(plan, settings)))
+    const counters = {
+      renders: Number(row.renders),
+      top_ups: Number(row.top_ups),
+      reserved: Number(row.reserved),
+    }
     const reached = thresholdsReached(counters, plan, settings)
     if (reached.length === 0) return
     const sent = await this.#billing.reachedThresholds(trx, workspaceId, row.cycle_start)

@@ -1,4 +1,4 @@
-// The billing feature's tables (migration 0009-billing in ./migrations), joined to the Database
+// The billing feature's tables (migrations 0009-billing and 0012-billing-reservations in ./migrations), joined to the Database
 // type. Other features reach billing through BillingService, never here.
 
 /** An operator's billing settings of one workspace; no row means the defaults. */
@@ -22,6 +22,18 @@ export interface BillingCycleTable {
   renders: number
   /** auto top-ups the cycle took */
   top_ups: number
+  /** units reserved by admitted work not finished yet (docs/decisions/0097) */
+  reserved: number
+}
+
+/** One admitted unit of billable work (a render) holding a unit of the cycle that admitted it. */
+export interface BillingReservationTable {
+  /** the work's id (a render id): one reservation each */
+  unit_id: string
+  workspace_id: string
+  /** the cycle the unit was reserved in, and is billed in */
+  cycle_start: string
+  reserved_at: string
 }
 
 /** A usage threshold a cycle reached: its key makes the event once per cycle and threshold. */
@@ -37,5 +49,6 @@ declare module '../db/schema.ts' {
     billing_accounts: BillingAccountTable
     billing_cycles: BillingCycleTable
     billing_thresholds: BillingThresholdTable
+    billing_reservations: BillingReservationTable
   }
 }

@@ -19,7 +19,10 @@ export interface CycleUsage {
   top_up_limit: number | null
   /** included renders not used yet */
   remaining_renders: number
-  /** live renders still possible this cycle, top-ups included; null: no limit (overage without a top-up limit) */
+  /**
+   * live renders still possible this cycle, top-ups included, less those admitted and still
+   * running (their units are reserved); null: no limit (overage without a top-up limit)
+   */
   renders_until_limit: number | null
 }
 
@@ -47,7 +50,7 @@ export function rendersAllowed(plan: Plan, settings: BillingSettings, topUpsTake
 
 export function cycleUsage(
   cycle: CycleWindow,
-  counters: { renders: number; top_ups: number },
+  counters: { renders: number; top_ups: number; reserved: number },
   plan: Plan,
   settings: BillingSettings,
 ): CycleUsage {
@@ -63,6 +66,7 @@ export function cycleUsage(
     top_up_renders: plan.limits.top_up_renders,
     top_up_limit: settings.top_up_limit,
     remaining_renders: Math.max(0, included - counters.renders),
-    renders_until_limit: allowed === null ? null : Math.max(0, allowed - counters.renders),
+    renders_until_limit:
+      allowed === null ? null : Math.max(0, allowed - Number(counters.renders) - Number(counters.reserved)),
   }
 }

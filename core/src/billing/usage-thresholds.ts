@@ -73,7 +73,12 @@ export const UsageThresholdEventData = Type.Object(
         top_up_limit: Type.Union([Count('Top-ups a cycle may take (0: auto top-ups off)'), Type.Null()]),
         remaining_renders: Count('Included renders not used yet'),
         renders_until_limit: Type.Union(
-          [Count('Live renders still possible this cycle, top-ups included'), Type.Null()],
+          [
+            Count(
+              'Live renders still possible this cycle, top-ups included, less the live renders still queued or running (each holds one)',
+            ),
+            Type.Null(),
+          ],
           {
             description: 'null: no limit (overage without a top-up limit)',
           },

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration'
 import * as m0009 from '../billing/migrations/0009-billing.ts'
+import * as m0012 from '../billing/migrations/0012-billing-reservations.ts'
 import * as m0003 from '../events/migrations/0003-events.ts'
 import * as m0010 from '../members/migrations/0010-members.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
@@ -25,7 +26,7 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   templates: { '0004-templates': m0004 },
   uploads: { '0005-uploads': m0005 },
   webhooks: { '0006-webhooks': m0006 },
-  billing: { '0009-billing': m0009 },
+  billing: { '0009-billing': m0009, '0012-billing-reservations': m0012 },
   members: { '0010-members': m0010 },
   workspaces: { '0011-workspace-email-check': m0011 },
 }

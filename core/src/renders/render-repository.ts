@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import type { BillingService } from '../billing/billing-service.ts'
 import type { Db } from '../db/database.ts'
 import { fromJson, toFlag, toJson } from '../db/json-columns.ts'
 import type { Database } from '../db/schema.ts'
@@ -71,14 +72,33 @@ export interface FinishPatch {
   files_expire_at?: string | null
 }
 
+/**
+ * A step run first in the transaction that stores a render (billing's reservation of a unit,
+ * docs/decisions/0097): when it throws, the render is not stored.
+ */
+export type Admit = (trx: Kysely<Database>, renderId: string) => Promise<void>
+
+/** A sync render over its limit: thrown inside the insert's transaction so it rolls back. */
+const REFUSED = Symbol('sync limit reached')
+
 export class RenderRepository {
   readonly #db: Db
-  constructor({ db }: { db: Db }) {
+  readonly #billing: Pick<BillingService, 'release'>
+
+  constructor({ db, billingService }: { db: Db; billingService: Pick<BillingService, 'release'> }) {
     this.#db = db
+    this.#billing = billingService
   }
 
-  async insert(render: Render): Promise<void> {
-    await this.#db.kysely.insertInto('renders').values(toRow(render)).execute()
+  async insert(render: Render, admit?: Admit): Promise<void> {
+    if (!admit) {
+      await this.#db.kysely.insertInto('renders').values(toRow(render)).execute()
+      return
+    }
+    await this.#db.kysely.transaction().execute(async (trx) => {
+      await admit(trx, render.id)
+      await trx.insertInto('renders').values(toRow(render)).execute()
+    })
   }
 
   /**
@@ -87,9 +107,11 @@ export class RenderRepository {
    * and insert are one step (two requests cannot both take the last free slot). SQLite: one
    * INSERT ... SELECT ... WHERE, a single statement, so no other connection of this file (the
    * queue's) can write between a read and the write of a longer transaction. PostgreSQL: a
-   * per-workspace advisory lock held by the transaction around count and insert.
+   * per-workspace advisory lock held by the transaction around count and insert. `admit` runs
+   * first in the same transaction (on SQLite its write takes the lock, so the INSERT ... SELECT
+   * stays one step); a render refused for concurrency rolls its admission back.
    */
-  async insertWithinSyncLimit(render: Render, limit: number): Promise<boolean> {
+  async insertWithinSyncLimit(render: Render, limit: number, admit?: Admit): Promise<boolean> {
     const inFlight = (db: Kysely<Database>) =>
       db
         .selectFrom('renders')
@@ -100,19 +122,37 @@ export class RenderRepository {
     if (this.#db.dialect === 'sqlite') {
       const row = toRow(render) as unknown as Record<string, unknown>
       const columns = Object.keys(row)
-      const result = await sql`INSERT INTO renders (${sql.join(columns.map((column) => sql.ref(column)))})
-        SELECT ${sql.join(columns.map((column) => row[column] ?? null))}
-        WHERE (${inFlight(this.#db.kysely)}) < ${limit}`.execute(this.#db.kysely)
-      return Number(result.numAffectedRows ?? 0) > 0
+      const insert = async (db: Kysely<Database>) => {
+        const result = await sql`INSERT INTO renders (${sql.join(columns.map((column) => sql.ref(column)))})
+          SELECT ${sql.join(columns.map((column) => row[column] ?? null))}
+          WHERE (${inFlight(db)}) < ${limit}`.execute(db)
+        return Number(result.numAffectedRows ?? 0) > 0
+      }
+      if (!admit) return insert(this.#db.kysely)
+      return this.#db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          await admit(trx, render.id)
+          if (!(await insert(trx))) throw REFUSED
+          return true
+        })
+        .catch((err: unknown) => (err === REFUSED ? false : Promise.reject(err)))
     }
-    return this.#db.kysely.transaction().execute(async (trx) => {
-      const lockKey = `sync-renders:${render.workspace_id}`
-      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx)
-      const { n } = await inFlight(trx).executeTakeFirstOrThrow()
-      if (Number(n) >= limit) return false
-      await trx.insertInto('renders').values(toRow(render)).execute()
-      return true
-    })
+    return this.#db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        const lockKey = `sync-renders:${render.workspace_id}`
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx)
+        // admitted first on both databases, so a render both over its limit and its
+        // concurrency is told 402 either way
+        await admit?.(trx, render.id)
+        const { n } = await inFlight(trx).executeTakeFirstOrThrow()
+        // thrown, not returned: the admission (billing's reservation) must roll back with it
+        if (Number(n) >= limit) throw REFUSED
+        await trx.insertInto('renders').values(toRow(render)).execute()
+        return true
+      })
+      .catch((err: unknown) => (err === REFUSED ? false : Promise.reject(err)))
   }
 
   /** Queued renders whose job was never recorded (the process stopped between insert and send). */
@@ -206,7 +246,10 @@ export class RenderRepository {
     render: Render,
     patch: FinishPatch,
     files: RenderFile[],
-    /** the billing row, and `count` (the billing feature's counters) run when it is new */
+    /**
+     * the billing row, and `count` (the billing feature's counters) run when it is new; without
+     * it (a failed, test or unbilled render) the render's reserved unit, if any, is given back
+     */
     bill: { kind: string; count: (trx: Kysely<Database>) => Promise<void> } | undefined,
     now: string,
     /** writes the finish's events in the same transaction (the outbox) */
@@ -251,7 +294,8 @@ export class RenderRepository {
           .executeTakeFirst()
         // counted once: a row already there was counted when it was written
         if (Number(billed.numInsertedOrUpdatedRows ?? 0) > 0) await bill.count(trx)
-      }
+        else await this.#billing.release(trx, render.id)
+      } else await this.#billing.release(trx, render.id)
       await emit(trx)
       return true
     })
@@ -296,6 +340,8 @@ export class RenderRepository {
       .where('status', 'in', from)
       .executeTakeFirst()
     const moved = Number(res.numUpdatedRows) > 0
+    // the render will not run: the unit billing reserved for it goes back (no-op if none)
+    if (moved && ends) await this.#billing.release(trx, id)
     if (moved && ends) {
       const row = await trx
         .selectFrom('renders')

@@ -45,7 +45,7 @@ import { templateRequestFields } from './request-templating.ts'
 export interface RenderRunnerDeps {
   renderRepository: RenderRepository
   workspaceService: Pick<WorkspaceService, 'planOf' | 'get'>
-  billingService: Pick<BillingService, 'countBilled'>
+  billingService: Pick<BillingService, 'countBilled' | 'release'>
   plugins: PluginSet
   outboundGuard: OutboundGuard
   fileStore: FileStore
@@ -233,11 +233,11 @@ export class RenderRunner {
     const { billingService } = this.#d
     return {
       kind: render.kind,
-      // a workspace deleted meanwhile has no cycle left to count in
+      // a workspace deleted meanwhile has no cycle left to count in; its reservation goes back
       count: plan
         ? (trx: Parameters<BillingService['countBilled']>[0]) =>
-            billingService.countBilled(trx, { workspaceId: render.workspace_id, plan, at })
-        : async () => {},
+            billingService.countBilled(trx, { unitId: render.id, workspaceId: render.workspace_id, plan, at })
+        : (trx: Parameters<BillingService['countBilled']>[0]) => billingService.release(trx, render.id),
     }
   }
 

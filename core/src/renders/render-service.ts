@@ -20,7 +20,7 @@ import { discardLargeBodies, storeLargeBodies } from './render-input-bodies.ts'
 import { renderInputTypes } from './render-input-types.ts'
 import { RENDER_JOB, renderJobOptions } from './render-jobs.ts'
 import { renderNotFound } from './render-not-found.ts'
-import type { InlineRenderWebhook, RenderRepository } from './render-repository.ts'
+import type { Admit, InlineRenderWebhook, RenderRepository } from './render-repository.ts'
 import { type RenderSecretBox, sealSecrets } from './render-secrets.ts'
 import { RenderValidation } from './render-validation.ts'
 import { refuseUnbuiltDelivery } from './unbuilt-delivery.ts'
@@ -71,7 +71,7 @@ export class RenderService {
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
   readonly #planGate: PlanGate
-  readonly #billing: Pick<BillingService, 'requireRendersLeft'>
+  readonly #billing: Pick<BillingService, 'admission'>
   readonly #members: Pick<MemberService, 'requireVerifiedEmail'>
 
   constructor(deps: {
@@ -84,7 +84,7 @@ export class RenderService {
     renderSecretBox: RenderSecretBox
     inlineWebhookCheck: InlineWebhookCheck
     planGate: PlanGate
-    billingService: Pick<BillingService, 'requireRendersLeft'>
+    billingService: Pick<BillingService, 'admission'>
     memberService: Pick<MemberService, 'requireVerifiedEmail'>
   }) {
     this.#planGate = deps.planGate
@@ -130,7 +130,9 @@ export class RenderService {
     // previews are free and watermarked, and SPEC 4.10 gives them no 402 (decision 0080)
     if (input.kind !== 'preview') await this.#planGate.requireForRender(plan, request)
     if (auth.test) await this.#limitTestRenders(auth.workspace.id, plan)
-    else if (!input.unbilled) await this.#billing.requireRendersLeft(auth.workspace.id, plan, now)
+    // billable live work reserves its unit in the transaction that stores it (decision 0097)
+    const admit =
+      auth.test || input.unbilled ? undefined : await this.#billing.admission(auth.workspace.id, plan, now)
     const at = now.toISOString()
     const id = newId('render')
     // credentials never sit in the stored request: sealed apart, cleared when the render ends
@@ -165,7 +167,7 @@ export class RenderService {
       updated_at: at,
       secrets,
     }
-    await this.#insert(render, plan)
+    await this.#insert(render, plan, admit)
     // the job is sent after the row is stored; should this process stop in between, the sweeper
     // sends it (RenderSweeper): the job's id follows from the render's, so never twice
     let jobId: string
@@ -185,11 +187,25 @@ export class RenderService {
     return { ...render, job_id: jobId }
   }
 
-  /** SPEC 7.3: a sync render over the plan's `sync_concurrency` is refused, 429 concurrency_limited. */
-  async #insert(render: Render, plan: Plan): Promise<void> {
-    if (render.mode !== 'sync') return this.#renders.insert(render)
+  /**
+   * Stores the render with its admission (402 render_limit_reached when billing has no unit
+   * left); SPEC 7.3: a sync render over the plan's `sync_concurrency` is refused, 429
+   * concurrency_limited. A refused render leaves no stored bodies behind.
+   */
+  async #insert(render: Render, plan: Plan, admit: Admit | undefined): Promise<void> {
     const limit = plan.limits.sync_concurrency
-    if (await this.#renders.insertWithinSyncLimit(render, limit)) return
+    let stored: boolean
+    try {
+      if (render.mode !== 'sync') {
+        await this.#renders.insert(render, admit)
+        return
+      }
+      stored = await this.#renders.insertWithinSyncLimit(render, limit, admit)
+    } catch (err) {
+      await discardLargeBodies(this.#fileStore, render)
+      throw err
+    }
+    if (stored) return
     await discardLargeBodies(this.#fileStore, render)
     throw new ProblemError(
       'concurrency_limited',

@@ -202,6 +202,7 @@ export function formatReport(r: CrashReport): string {
     `  renders accepted ${f.accepted}, final ${f.final}, lost ${f.lost}, final twice ${f.finalTwice}, by status ${JSON.stringify(f.byStatus)}`,
     `  billed twice ${f.billedTwice}, billed but not succeeded ${f.billedNotSucceeded}, succeeded unbilled ${f.succeededNotBilled}; usage shows ${r.usageShown} for ${f.succeededLive} succeeded`,
     `  events expected ${f.eventsExpected}, delivered ${f.eventsDelivered} (${f.duplicateDeliveries} duplicate deliveries)`,
+    `  reservations open ${f.reservations}, astray ${f.reservationsAstray}, counter drift ${f.reservedCounterDrift}`,
     `  created without an answer ${f.unansweredRenders} (not final: ${f.unansweredStuck}, of them without a job: ${f.unansweredWithoutJob})`,
     `  settled ${r.settledAfterMs === null ? 'NEVER' : `${r.settledAfterMs} ms`} after the load; setup ${r.timings.setupMs} ms, load ${r.timings.loadMs} ms, all ${r.timings.totalMs} ms`,
   ].join('\n')

@@ -4,7 +4,8 @@ import { FINISHED_STATUSES, type RenderStatus } from '../../../core/src/renders/
 
 // What must hold after the crashes, read from the installation's own database (and the webhook
 // receiver): every accepted render reached a final state once (one final event each), is billed
-// at most once and only when it succeeded, and every render event reached the endpoint.
+// at most once and only when it succeeded, every render event reached the endpoint, and billing's
+// reservations (decision 0097) are held by exactly the live renders still queued or running.
 
 const FINAL_EVENTS = ['render.succeeded', 'render.failed']
 
@@ -36,6 +37,15 @@ export interface CrashFigures {
   /** of those, with no job recorded: the API died between storing the render and queueing it */
   unansweredWithoutJob: number
   byStatus: Partial<Record<RenderStatus, number>>
+  /** open billing reservations of the workspace */
+  reservations: number
+  /**
+   * reservations held by no live render still queued or running, plus such renders holding none
+   * (every live render of the harness is billable): a crash leaked or lost a reservation
+   */
+  reservationsAstray: number
+  /** the cycles' `reserved` counters minus the open reservations: 0 when the counters are exact */
+  reservedCounterDrift: number
   /** the ids behind a non-zero lost/finalTwice count, for the failure message */
   examples: string[]
 }
@@ -100,6 +110,7 @@ export async function readFigures(
     unansweredWithoutJob: 0,
     byStatus: {},
     examples: [],
+    ...(await reservationFigures(db, workspaceId)),
   }
   for (const id of acceptedSet) {
     const render = byId.get(id)
@@ -135,6 +146,50 @@ export async function readFigures(
   const missing = [...expected].filter((id) => !arrivals.has(id))
   if (missing.length > 0) figures.examples.push(...(await deliveryStates(db, missing.slice(0, 10))))
   return figures
+}
+
+/**
+ * The reservations against the live renders in flight and the cycles' counters, read in one
+ * snapshot (PostgreSQL repeatable read; a SQLite transaction reads one), so a render finishing
+ * between the reads is not taken for a leak.
+ */
+async function reservationFigures(
+  db: Db,
+  workspaceId: string,
+): Promise<Pick<CrashFigures, 'reservations' | 'reservationsAstray' | 'reservedCounterDrift'>> {
+  const run =
+    db.dialect === 'postgres'
+      ? db.kysely.transaction().setIsolationLevel('repeatable read')
+      : db.kysely.transaction()
+  return run.execute(async (trx) => {
+    const held = await trx
+      .selectFrom('billing_reservations')
+      .select('unit_id')
+      .where('workspace_id', '=', workspaceId)
+      .execute()
+    const inFlight = await trx
+      .selectFrom('renders')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('test', '=', 0)
+      .where('status', 'in', ['queued', 'processing'])
+      .execute()
+    const counters = await trx
+      .selectFrom('billing_cycles')
+      .select((eb) => eb.fn.sum<number | string | null>('reserved').as('reserved'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst()
+    const heldIds = new Set(held.map((r) => r.unit_id))
+    const flying = new Set(inFlight.map((r) => r.id))
+    const astray =
+      [...heldIds].filter((id) => !flying.has(id)).length +
+      [...flying].filter((id) => !heldIds.has(id)).length
+    return {
+      reservations: heldIds.size,
+      reservationsAstray: astray,
+      reservedCounterDrift: Number(counters?.reserved ?? 0) - heldIds.size,
+    }
+  })
 }
 
 /** Accepted renders all final and every final event delivered: the installation has settled. */
