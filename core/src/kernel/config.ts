@@ -122,6 +122,13 @@ export const ConfigSchema = Type.Object({
   fileStore: ProviderChoice(
     'auto (the one configured provider, else local), local, or the file store a plugin provides (s3)',
   ),
+  einvoiceValidationTimeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 600,
+    default: 30,
+    description:
+      'seconds the XML validators of one e-invoice get; one that gives no answer by then is reported as unavailable',
+  }),
   webhookRetrySchedule: Type.Array(Type.String(), {
     default: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
     description: 'waits before webhook attempts 2, 3, ...: durations such as 5s, 5m, 2h, 1d',

@@ -177,10 +177,22 @@ export class RenderRunner {
         )
       }
       const at = new Date().toISOString()
-      const failed: Render = { ...render, status: 'failed', warnings, error, finished_at: at, updated_at: at }
+      // a failed check keeps its report (SPEC 7.3: einvoice_invalid, einvoice_validation_failed)
+      const report =
+        err instanceof ProblemError ? (err.extras.result as Render['result'] | undefined) : undefined
+      const result = report ? { result: report } : {}
+      const failed: Render = {
+        ...render,
+        status: 'failed',
+        warnings,
+        error,
+        ...result,
+        finished_at: at,
+        updated_at: at,
+      }
       await renders.finish(
         render,
-        { status: 'failed', warnings, error },
+        { status: 'failed', warnings, error, ...result },
         [],
         undefined,
         at,

@@ -19,6 +19,8 @@ export type RenderWarningCode =
   | 'font_fallback_used'
   | 'data_coerced'
   | 'text_overflow'
+  | 'einvoice_validation_warning'
+  | 'einvoice_validation_unavailable'
   | PlanSkipWarningCode
 
 export interface RenderWarning {
