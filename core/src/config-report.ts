@@ -1,4 +1,4 @@
-import { type Config, loadConfig, printableConfig } from './kernel/config.ts'
+import { type Config, einvoiceHostSettings, loadConfig, printableConfig } from './kernel/config.ts'
 import { maskSecrets } from './kernel/config-loader.ts'
 import { loadPlugins } from './kernel/plugins/plugin-loader.ts'
 import { checkProviderChoices, type ProviderChoices } from './provider-choices.ts'
@@ -39,6 +39,7 @@ export async function configReport(env: NodeJS.ProcessEnv = process.env): Promis
       dataDir: config.dataDir,
       mode: config.mode,
       guard: noFetchGuard,
+      einvoice: einvoiceHostSettings(config),
     },
   })
   const chosen = checkProviderChoices(config, plugins)
