@@ -81,6 +81,14 @@ describe('POST /v1/einvoices', () => {
     expect(validatorCalls.at(-1)?.xml).toContain('<Invoice profile="EN16931">')
   })
 
+  it('answers the XML itself with delivery binary', async () => {
+    const res = await post({ invoice: VALID_INVOICE, profile: 'EN16931', delivery: 'binary' })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.headers['content-type']).toContain('application/xml')
+    expect(res.headers['content-disposition']).toContain('RE_2026_42.xml')
+    expect(res.body).toBe(validatorCalls.at(-1)?.xml)
+  })
+
   it('refuses a profile this installation lacks and a syntax the profile does not write, naming the allowed values', async () => {
     const unknown = await post({ invoice: VALID_INVOICE, profile: 'XRECHNUNG' })
     expect(unknown.statusCode).toBe(400)
