@@ -199,6 +199,14 @@ describe('POST /v1/einvoices', () => {
       ).json()
     }
     expect(render).toMatchObject({ status: 'succeeded', kind: 'einvoice_xml', files: [{ format: 'xml' }] })
+    const listed = await t.inject({
+      method: 'GET',
+      url: '/v1/renders?input_type=einvoice&limit=100',
+      key: ws.liveKey,
+    })
+    expect(listed.statusCode, listed.body).toBe(200)
+    expect(listed.json().data.map((r: { id: string }) => r.id)).toContain(render.id)
+    expect(listed.json().data.every((r: { input_type: string }) => r.input_type === 'einvoice')).toBe(true)
   })
 
   it('refuses plans without e-invoicing with 402 plan_feature_unavailable', async () => {
