@@ -1,3 +1,4 @@
+import { einvoicesModule } from './einvoices/einvoices-module.ts'
 import type { FeatureModule } from './kernel/feature-module.ts'
 import { pdfToolsModule } from './pdf-tools/pdf-tools-module.ts'
 import { previewsModule } from './previews/previews-module.ts'
@@ -12,4 +13,5 @@ export const FEATURE_MODULES: FeatureModule[] = [
   webhooksModule,
   uploadsModule,
   pdfToolsModule,
+  einvoicesModule,
 ]

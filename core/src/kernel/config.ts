@@ -135,6 +135,23 @@ export const ConfigSchema = Type.Object({
   fileStore: ProviderChoice(
     'auto (the one configured provider, else local), local, or the file store a plugin provides (s3)',
   ),
+  einvoiceArtifacts: Type.String({
+    default: '',
+    description:
+      'a folder of newer e-invoice XML schemas with the layout of plugins/einvoice/schemas; empty: the shipped ones',
+  }),
+  einvoiceValidatorUrl: Type.String({
+    default: '',
+    description:
+      "the operator's KoSIT validator in daemon mode (http or https), asked about every e-invoice beside the XSD; empty: none",
+  }),
+  einvoiceValidationTimeoutSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 600,
+    default: 30,
+    description:
+      'seconds the XML validators of one e-invoice get; one that gives no answer by then is reported as unavailable',
+  }),
   webhookRetrySchedule: Type.Array(Type.String(), {
     default: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
     description: 'waits before webhook attempts 2, 3, ...: durations such as 5s, 5m, 2h, 1d',
@@ -250,4 +267,9 @@ export function maskDatabaseUrl(url: string): string {
   // the last @ before the host ends the user part: a password may itself contain @
   const masked = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^/?#]*@/i, '$1:***@')
   return masked.replace(/([?&]password=)[^&#]*/gi, '$1***')
+}
+
+/** What plugins get as `host.einvoice`: the e-invoice validation settings (kernel and config print alike). */
+export function einvoiceHostSettings(config: Config): { artifactsDir: string; validatorUrl: string } {
+  return { artifactsDir: config.einvoiceArtifacts, validatorUrl: config.einvoiceValidatorUrl }
 }

@@ -9,7 +9,7 @@ import { selectQueue } from '../queue/select-queue.ts'
 import type { PluginManifest, ProcessRole } from '../sdk/define-plugin.ts'
 import type { QueueBackend } from '../sdk/queue-contracts.ts'
 import type { TestMark } from '../test-mark/test-mark.ts'
-import type { Config } from './config.ts'
+import { type Config, einvoiceHostSettings } from './config.ts'
 import { type Cradle, createKernelContainer, registerCore } from './container.ts'
 import { ensureDataDir } from './data-dir.ts'
 import { type FeatureModule, featureManifest } from './feature-module.ts'
@@ -84,6 +84,7 @@ export async function bootKernel(options: KernelBootOptions): Promise<KernelCore
       dataDir: config.dataDir,
       mode: config.mode,
       guard: outboundGuard,
+      einvoice: einvoiceHostSettings(config),
     },
   })
   checkProviderChoices(config, plugins)

@@ -68,6 +68,6 @@ describe('a plugin that registers a render producer', () => {
 
   it('shows in GET /v1/account capabilities beside core’s producers', async () => {
     const res = await t.inject({ method: 'GET', url: '/v1/account', key: ws.liveKey })
-    expect(res.json().capabilities.producers).toEqual(['greeting', 'pdf_tool', 'template'])
+    expect(res.json().capabilities.producers).toEqual(['einvoice', 'greeting', 'pdf_tool', 'template'])
   })
 })

@@ -193,8 +193,10 @@ export class RenderRunner {
         )
       }
       const at = new Date().toISOString()
-      // a render that failed its PDF/A or PDF/UA report answers with it (SPEC 7.3)
-      const result = withConformance(undefined, conformance)
+      // a render that failed its PDF/A, PDF/UA or e-invoice check answers with its report (SPEC 7.3)
+      const failedWith =
+        err instanceof ProblemError ? (err.extras.result as Record<string, unknown> | undefined) : undefined
+      const result = withConformance(failedWith, conformance)
       const failed: Render = {
         ...render,
         status: 'failed',

@@ -23,6 +23,13 @@ export interface PluginHost {
   mode: 'embedded' | 'cluster'
   /** the SSRF guard every outbound request goes through (DESIGN.md §7) */
   guard: OutboundGuardApi
+  /** the e-invoice validation settings (empty strings when not set) */
+  einvoice: {
+    /** DOCSVC_EINVOICE_ARTIFACTS: a folder of newer XML schemas */
+    artifactsDir: string
+    /** DOCSVC_EINVOICE_VALIDATOR_URL: the operator's KoSIT validator daemon (decision 0116) */
+    validatorUrl: string
+  }
 }
 
 /** The part of the outbound guard plugins use. */

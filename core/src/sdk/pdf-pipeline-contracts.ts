@@ -38,6 +38,8 @@ export interface Finding {
   page?: number
   /** the PDF object it is about, e.g. `12 0 obj (PDFont /F1)` or veraPDF's context path */
   object?: string
+  /** who found it, where one report merges several checkers (`XSD`, `KoSIT validator`) */
+  source?: string
 }
 
 /** The standards a PDF can be checked against (`docsvc conformance check --profile`). */

@@ -22,6 +22,8 @@ export type RenderWarningCode =
   | 'pdfa_validation_unavailable'
   | 'pdfua_validation_unavailable'
   | 'accessibility_validation_unavailable'
+  | 'einvoice_validation_warning'
+  | 'einvoice_validation_unavailable'
   | PlanSkipWarningCode
 
 export interface RenderWarning {

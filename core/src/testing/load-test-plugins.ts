@@ -24,6 +24,7 @@ export function testPluginHost(overrides: Partial<PluginHost> = {}): PluginHost 
     dataDir: tmpdir(),
     mode: 'embedded',
     guard: testOutboundGuard(),
+    einvoice: { artifactsDir: '', validatorUrl: '' },
     ...overrides,
   }
 }

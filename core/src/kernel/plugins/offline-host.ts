@@ -1,5 +1,5 @@
 import type { OutboundGuardApi, PluginLogger, PluginManifest } from '../../sdk/define-plugin.ts'
-import type { Config } from '../config.ts'
+import { type Config, einvoiceHostSettings } from '../config.ts'
 import { loadPlugins } from './plugin-loader.ts'
 
 // Plugins loaded by a command that only reads what they register (config print, a conformance
@@ -30,6 +30,7 @@ export function loadPluginsOffline(
       dataDir: config.dataDir,
       mode: config.mode,
       guard: NO_FETCH_GUARD,
+      einvoice: einvoiceHostSettings(config),
     },
   })
 }
