@@ -1,0 +1,193 @@
+import { PDFArray, PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import type { ModelObject, ModelTypes } from './model-object.ts'
+import type { PageUse } from './page-resources.ts'
+import { refLabel, type Values } from './pdf-values.ts'
+
+// Font dictionaries (ISO 19005-2 6.2.11.2 to 6.2.11.6) as the pages use them. What needs the
+// font program's glyphs or the text drawn with it (Glyph, renderingMode, CharSet and CIDSet
+// completeness, Unicode compliance of Differences) is not modelled here.
+
+export const FONT_TYPES: ModelTypes = {
+  PDFont: { props: ['Type', 'Subtype', 'fontName', 'fontFileSubtype', 'containsFontFile'] },
+  PDSimpleFont: { parent: 'PDFont', props: ['isStandard', 'FirstChar', 'LastChar', 'Widths_size'] },
+  PDTrueTypeFont: { parent: 'PDSimpleFont', props: ['isSymbolic', 'Encoding', 'containsDifferences'] },
+  PDType1Font: { parent: 'PDSimpleFont', props: ['CharSet'] },
+  PDType3Font: { parent: 'PDSimpleFont', props: [] },
+  PDType0Font: {
+    parent: 'PDFont',
+    props: [
+      'cmapName',
+      'CIDFontOrdering',
+      'CMapOrdering',
+      'CIDFontRegistry',
+      'CMapRegistry',
+      'CIDFontSupplement',
+      'CMapSupplement',
+    ],
+  },
+  PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet'] },
+  PDCMap: { props: ['CMapName', 'containsEmbeddedFile'] },
+}
+
+const STANDARD_14 = new Set([
+  'Times-Roman',
+  'Times-Bold',
+  'Times-Italic',
+  'Times-BoldItalic',
+  'Helvetica',
+  'Helvetica-Bold',
+  'Helvetica-Oblique',
+  'Helvetica-BoldOblique',
+  'Courier',
+  'Courier-Bold',
+  'Courier-Oblique',
+  'Courier-BoldOblique',
+  'Symbol',
+  'ZapfDingbats',
+])
+
+function fontFile(v: Values, descriptor: PDFDict | undefined): PDFRawStream | undefined {
+  return (
+    v.stream(descriptor, 'FontFile') ?? v.stream(descriptor, 'FontFile2') ?? v.stream(descriptor, 'FontFile3')
+  )
+}
+
+function baseProps(v: Values, font: PDFDict, descriptor: PDFDict | undefined) {
+  const file = fontFile(v, descriptor)
+  const ff3 = v.stream(descriptor, 'FontFile3')
+  return {
+    Type: v.name(font, 'Type'),
+    Subtype: v.name(font, 'Subtype'),
+    fontName: v.name(font, 'BaseFont'),
+    fontFileSubtype: ff3 ? v.name(ff3.dict, 'Subtype') : null,
+    containsFontFile: file !== undefined,
+  }
+}
+
+function cidSystemInfo(v: Values, d: PDFDict | undefined) {
+  const info = v.dict(d, 'CIDSystemInfo')
+  return {
+    registry: v.text(info, 'Registry'),
+    ordering: v.text(info, 'Ordering'),
+    supplement: v.number(info, 'Supplement'),
+  }
+}
+
+export function fontObjects(v: Values, use: PageUse): ModelObject[] {
+  const out: ModelObject[] = []
+  for (const f of use.fonts) {
+    const font = f.obj
+    const subtype = v.name(font, 'Subtype')
+    const context = `${refLabel(f.ref)} font /${f.name} ${v.name(font, 'BaseFont') ?? ''}`.trim()
+    if (subtype === 'Type0') {
+      const descendant = v.items(v.array(font, 'DescendantFonts'))[0]
+      const cid = descendant instanceof PDFDict ? descendant : undefined
+      const encoding = v.get(font, 'Encoding')
+      const embeddedCMap = encoding instanceof PDFRawStream ? encoding : undefined
+      const cmapName =
+        encoding instanceof PDFName
+          ? encoding.decodeText()
+          : embeddedCMap
+            ? v.name(embeddedCMap.dict, 'CMapName')
+            : null
+      const cidInfo = cidSystemInfo(v, cid)
+      const cmapInfo = embeddedCMap
+        ? cidSystemInfo(v, embeddedCMap.dict)
+        : cidInfo.ordering === null
+          ? cidInfo
+          : undefined
+      out.push({
+        type: 'PDType0Font',
+        page: f.page,
+        context,
+        props: {
+          ...baseProps(v, font, undefined),
+          containsFontFile: cid ? fontFile(v, v.dict(cid, 'FontDescriptor')) !== undefined : false,
+          cmapName,
+          CIDFontOrdering: cidInfo.ordering,
+          CIDFontRegistry: cidInfo.registry,
+          CIDFontSupplement: cidInfo.supplement,
+          // a predefined CMap's registry and ordering are those of its character collection
+          CMapOrdering: cmapInfo?.ordering ?? predefinedOrdering(cmapName),
+          CMapRegistry: cmapInfo?.registry ?? (cmapName ? 'Adobe' : null),
+          CMapSupplement: cmapInfo?.supplement ?? (cmapName ? Number.POSITIVE_INFINITY : null),
+        },
+      })
+      if (cmapName !== null || embeddedCMap) {
+        out.push({
+          type: 'PDCMap',
+          page: f.page,
+          context: `${context} CMap`,
+          props: { CMapName: cmapName, containsEmbeddedFile: embeddedCMap !== undefined },
+        })
+      }
+      if (cid) {
+        const descriptor = v.dict(cid, 'FontDescriptor')
+        out.push({
+          type: 'PDCIDFont',
+          page: f.page,
+          context: `${context} descendant`,
+          props: {
+            ...baseProps(v, cid, descriptor),
+            CIDToGIDMap: v.has(cid, 'CIDToGIDMap') ? 'present' : null,
+            containsCIDSet: v.has(descriptor, 'CIDSet'),
+          },
+        })
+      }
+      continue
+    }
+    const descriptor = v.dict(font, 'FontDescriptor')
+    const base = baseProps(v, font, descriptor)
+    const widths = v.array(font, 'Widths')
+    const flags = v.number(descriptor, 'Flags') ?? 0
+    const encoding = v.get(font, 'Encoding')
+    const encodingDict = encoding instanceof PDFDict ? encoding : undefined
+    const simple = {
+      ...base,
+      isStandard: !base.containsFontFile && base.fontName !== null && STANDARD_14.has(base.fontName),
+      FirstChar: v.number(font, 'FirstChar'),
+      LastChar: v.number(font, 'LastChar'),
+      Widths_size: widths ? widths.size() : null,
+    }
+    if (subtype === 'TrueType') {
+      out.push({
+        type: 'PDTrueTypeFont',
+        page: f.page,
+        context,
+        props: {
+          ...simple,
+          isSymbolic: (flags & 4) !== 0,
+          Encoding:
+            encoding instanceof PDFName
+              ? encoding.decodeText()
+              : encodingDict
+                ? v.name(encodingDict, 'BaseEncoding')
+                : null,
+          containsDifferences: encodingDict ? v.get(encodingDict, 'Differences') instanceof PDFArray : false,
+        },
+      })
+    } else if (subtype === 'Type1' || subtype === 'MMType1') {
+      out.push({
+        type: 'PDType1Font',
+        page: f.page,
+        context,
+        props: { ...simple, CharSet: v.text(descriptor, 'CharSet') },
+      })
+    } else if (subtype === 'Type3') {
+      out.push({ type: 'PDType3Font', page: f.page, context, props: simple })
+    } else {
+      out.push({ type: 'PDFont', page: f.page, context, props: base })
+    }
+  }
+  return out
+}
+
+// Adobe's predefined CMaps name their character collection (ISO 32000-1 Table 118)
+function predefinedOrdering(cmap: string | null): string | null {
+  if (!cmap) return null
+  if (cmap.startsWith('Identity')) return 'Identity'
+  if (/GB|UniGB/.test(cmap)) return 'GB1'
+  if (/B5|CNS|ETen|HKscs/.test(cmap)) return 'CNS1'
+  if (/KSC|UniKS/.test(cmap)) return 'Korea1'
+  return 'Japan1'
+}

@@ -1,0 +1,329 @@
+import { PDFArray, PDFDict, PDFName, type PDFObject, PDFRawStream } from '@cantoo/pdf-lib'
+import { isName, type Operand, PDF_OPERATORS } from './content-stream.ts'
+import { iccHeader } from './document-objects.ts'
+import type { ModelObject, ModelTypes } from './model-object.ts'
+import type { PageUse } from './page-resources.ts'
+import { refLabel, type Values } from './pdf-values.ts'
+
+// Graphics (ISO 19005-2 6.2.2 to 6.2.10): graphics states, halftones, images, forms, colour
+// spaces and what the content streams draw with (device colour, undefined operators, resources
+// a stream borrows from its page, transparency).
+
+export const GRAPHICS_TYPES: ModelTypes = {
+  PDExtGState: { props: ['containsTR', 'containsTR2', 'TR2NameValue', 'containsHTP'] },
+  PDHalftone: { props: ['HalftoneType', 'HalftoneName', 'colorantName', 'TransferFunction'] },
+  PDXObject: { props: ['Subtype'] },
+  PDXImage: {
+    parent: 'PDXObject',
+    props: ['containsAlternates', 'containsOPI', 'Interpolate', 'isMask', 'BitsPerComponent'],
+  },
+  PDXForm: { parent: 'PDXObject', props: ['Subtype2', 'containsPS', 'containsOPI', 'containsRef'] },
+  PDDeviceN: { props: ['nrComponents', 'areColorantsPresent'] },
+  PDSeparation: { props: ['areTintAndAlternateConsistent'] },
+  PDDeviceRGB: { props: ['gOutputCS'] },
+  PDDeviceCMYK: { props: ['gOutputCS'] },
+  PDDeviceGray: { props: ['gOutputCS'] },
+  Op_Undefined: { props: [] },
+  Op_q_gsave: { props: ['nestingLevel'] },
+  PDContentStream: { props: ['inheritedResourceNames'] },
+}
+
+const PROCESS = new Set(['None', 'All', 'Cyan', 'Magenta', 'Yellow', 'Black'])
+const TRANSPARENT_BLEND = (bm: string) => bm !== 'Normal' && bm !== 'Compatible'
+
+export interface GraphicsResult {
+  objects: ModelObject[]
+  /** pages whose drawing uses transparency */
+  transparentPages: Set<number>
+}
+
+export function graphicsObjects(
+  v: Values,
+  use: PageUse,
+  pageResources: (PDFDict | undefined)[],
+  gOutputCS: string | null,
+): GraphicsResult {
+  const out: ModelObject[] = []
+  const transparentPages = new Set<number>()
+  const separations = new Map<string, string>()
+  const device = new Map<string, Set<number>>()
+
+  const noteDevice = (name: string, page: number, defaults: PDFDict | undefined) => {
+    const family =
+      name === 'RGB' ? 'DeviceRGB' : name === 'CMYK' ? 'DeviceCMYK' : name === 'G' ? 'DeviceGray' : name
+    if (!['DeviceRGB', 'DeviceCMYK', 'DeviceGray'].includes(family)) return
+    // a Default colour space in the resources stands in for the device one (ISO 32000-1 8.6.5.6)
+    if (defaults && v.has(defaults, `Default${family.slice(6)}`)) return
+    const pages = device.get(family) ?? new Set<number>()
+    pages.add(page)
+    device.set(family, pages)
+  }
+
+  const visitColorSpace = (
+    cs: PDFObject | undefined,
+    page: number,
+    defaults: PDFDict | undefined,
+    depth = 0,
+  ): void => {
+    if (!cs || depth > 8) return
+    if (cs instanceof PDFName) {
+      noteDevice(cs.decodeText(), page, defaults)
+      return
+    }
+    if (!(cs instanceof PDFArray)) return
+    const items = v.items(cs)
+    const family = items[0] instanceof PDFName ? items[0].decodeText() : ''
+    if (family === 'Indexed' || family === 'I') visitColorSpace(items[1], page, defaults, depth + 1)
+    else if (family === 'Pattern' && items[1]) visitColorSpace(items[1], page, defaults, depth + 1)
+    else if (family === 'DeviceN') out.push(deviceN(v, items, page))
+    else if (family === 'Separation') {
+      const name = items[1] instanceof PDFName ? items[1].decodeText() : '?'
+      const key = `${cs.get(2)?.toString()}|${cs.get(3)?.toString()}`
+      const known = separations.get(name)
+      if (known === undefined) separations.set(name, key)
+      out.push({
+        type: 'PDSeparation',
+        page,
+        context: `page ${page} Separation /${name}`,
+        props: { areTintAndAlternateConsistent: known === undefined || known === key },
+      })
+    } else if (family === 'ICCBased') {
+      const stream = items[1]
+      const header = stream instanceof PDFRawStream ? iccHeader(v, stream) : undefined
+      out.push({
+        type: 'ICCInputProfile',
+        page,
+        context: `page ${page} ICCBased ${refLabel(undefined)}`,
+        props: header ?? { deviceClass: null, colorSpace: null, version: null },
+      })
+    }
+  }
+
+  for (const g of use.extGStates) {
+    const d = g.obj
+    const tr2 = v.get(d, 'TR2')
+    out.push({
+      type: 'PDExtGState',
+      page: g.page,
+      context: `${refLabel(g.ref)} ExtGState /${g.name}`,
+      props: {
+        containsTR: v.has(d, 'TR'),
+        containsTR2: v.has(d, 'TR2'),
+        TR2NameValue: tr2 instanceof PDFName ? tr2.decodeText() : null,
+        containsHTP: v.has(d, 'HTP'),
+      },
+    })
+    const ht = v.get(d, 'HT')
+    const halftones = ht instanceof PDFDict ? [[ht, null] as const] : []
+    for (const [h, colorant] of halftones) {
+      out.push(halftone(v, h, colorant, g.page))
+      if (v.number(h, 'HalftoneType') === 5) {
+        for (const [k, sub] of h.entries()) {
+          const s = v.resolve(sub)
+          if (s instanceof PDFDict) out.push(halftone(v, s, k.decodeText(), g.page))
+        }
+      }
+    }
+    const smask = v.get(d, 'SMask')
+    const ca = [v.number(d, 'CA'), v.number(d, 'ca')]
+    if (
+      (smask && !(smask instanceof PDFName && smask.decodeText() === 'None')) ||
+      ca.some((x) => x !== null && x < 1) ||
+      v.names(d, 'BM').some(TRANSPARENT_BLEND)
+    ) {
+      transparentPages.add(g.page)
+    }
+  }
+
+  const defaultsOf = (page: number) => v.dict(pageResources[page - 1], 'ColorSpace')
+
+  for (const x of use.xobjects) {
+    const d = x.obj.dict
+    const subtype = v.name(d, 'Subtype')
+    const context = `${refLabel(x.ref)} XObject /${x.name}`
+    if (subtype === 'Image') {
+      const isMask = v.bool(d, 'ImageMask') === true
+      out.push({
+        type: 'PDXImage',
+        page: x.page,
+        context,
+        props: {
+          Subtype: subtype,
+          containsAlternates: v.has(d, 'Alternates'),
+          containsOPI: v.has(d, 'OPI'),
+          Interpolate: v.bool(d, 'Interpolate') ?? false,
+          isMask,
+          BitsPerComponent: v.number(d, 'BitsPerComponent'),
+        },
+      })
+      if (v.get(d, 'SMask') instanceof PDFRawStream || (v.number(d, 'SMaskInData') ?? 0) > 0)
+        transparentPages.add(x.page)
+      if (!isMask && !x.name.endsWith(' SMask'))
+        visitColorSpace(v.get(d, 'ColorSpace'), x.page, defaultsOf(x.page))
+    } else if (subtype === 'Form') {
+      out.push({
+        type: 'PDXForm',
+        page: x.page,
+        context,
+        props: {
+          Subtype: subtype,
+          Subtype2: v.name(d, 'Subtype2'),
+          containsPS: v.has(d, 'PS'),
+          containsOPI: v.has(d, 'OPI'),
+          containsRef: v.has(d, 'Ref'),
+        },
+      })
+      if (v.name(v.dict(d, 'Group'), 'S') === 'Transparency') transparentPages.add(x.page)
+    } else {
+      out.push({ type: 'PDXObject', page: x.page, context, props: { Subtype: subtype } })
+    }
+  }
+
+  for (const c of use.contents) {
+    const own = c.resources
+    const pageRes = pageResources[c.page - 1]
+    const isPage = c.isPage
+    const defaults = v.dict(own, 'ColorSpace') ?? defaultsOf(c.page)
+    const borrowed = new Set<string>()
+    let depth = 0
+    const context = `${refLabel(c.ref)} content`
+    const checkName = (category: string, operand: Operand | undefined) => {
+      if (isPage || !isName(operand)) return
+      const mine = v.dict(own, category)
+      if (mine && v.has(mine, operand.name)) return
+      if (v.has(v.dict(pageRes, category), operand.name)) borrowed.add(operand.name)
+    }
+    for (const { op, operands } of c.ops) {
+      if (!PDF_OPERATORS.has(op)) {
+        out.push({ type: 'Op_Undefined', page: c.page, context: `${context} operator ${op}`, props: {} })
+        continue
+      }
+      switch (op) {
+        case 'q':
+          depth++
+          out.push({
+            type: 'Op_q_gsave',
+            page: c.page,
+            context: `${context} q`,
+            props: { nestingLevel: depth },
+          })
+          break
+        case 'Q':
+          depth = Math.max(0, depth - 1)
+          break
+        case 'g':
+        case 'G':
+          noteDevice('DeviceGray', c.page, defaults)
+          break
+        case 'rg':
+        case 'RG':
+          noteDevice('DeviceRGB', c.page, defaults)
+          break
+        case 'k':
+        case 'K':
+          noteDevice('DeviceCMYK', c.page, defaults)
+          break
+        case 'cs':
+        case 'CS': {
+          const n = operands[0]
+          if (!isName(n)) break
+          if (n.name.startsWith('Device')) noteDevice(n.name, c.page, defaults)
+          else checkName('ColorSpace', n)
+          break
+        }
+        case 'Tf':
+          checkName('Font', operands[0])
+          break
+        case 'Do':
+          checkName('XObject', operands[0])
+          break
+        case 'gs':
+          checkName('ExtGState', operands[0])
+          break
+        case 'sh':
+          checkName('Shading', operands[0])
+          break
+        case 'BI': {
+          const dict = (operands[0] as { dict: Record<string, Operand> }).dict
+          const cs = dict.CS ?? dict.ColorSpace
+          if (isName(cs)) {
+            if (['RGB', 'CMYK', 'G', 'DeviceRGB', 'DeviceCMYK', 'DeviceGray'].includes(cs.name))
+              noteDevice(cs.name, c.page, defaults)
+          }
+          const interpolate = dict.I ?? dict.Interpolate
+          const bpc = dict.BPC ?? dict.BitsPerComponent
+          const mask = dict.IM ?? dict.ImageMask
+          out.push({
+            type: 'PDXImage',
+            page: c.page,
+            context: `${context} inline image`,
+            props: {
+              Subtype: 'Image',
+              containsAlternates: false,
+              containsOPI: false,
+              Interpolate: interpolate === true,
+              isMask: mask === true,
+              BitsPerComponent: typeof bpc === 'number' ? bpc : null,
+            },
+          })
+          break
+        }
+      }
+    }
+    if (!isPage) {
+      out.push({
+        type: 'PDContentStream',
+        page: c.page,
+        context,
+        props: { inheritedResourceNames: [...borrowed].join('&') },
+      })
+    }
+  }
+
+  for (const s of use.colorSpaces) visitColorSpace(s.obj, s.page, defaultsOf(s.page))
+  for (const s of use.shadings) visitColorSpace(v.get(s.obj, 'ColorSpace'), s.page, defaultsOf(s.page))
+
+  for (const [family, pages] of device) {
+    for (const page of pages)
+      out.push({ type: `PD${family}`, page, context: `page ${page} ${family}`, props: { gOutputCS } })
+  }
+  return { objects: out, transparentPages }
+}
+
+function halftone(v: Values, h: PDFDict, colorant: string | null, page: number): ModelObject {
+  return {
+    type: 'PDHalftone',
+    page,
+    context: `page ${page} halftone${colorant ? ` /${colorant}` : ''}`,
+    props: {
+      HalftoneType: v.number(h, 'HalftoneType'),
+      HalftoneName: v.text(h, 'HalftoneName') ?? v.name(h, 'HalftoneName'),
+      colorantName: colorant,
+      TransferFunction: v.has(h, 'TransferFunction') ? 'present' : null,
+    },
+  }
+}
+
+function deviceN(v: Values, items: PDFObject[], page: number): ModelObject {
+  const names =
+    items[1] instanceof PDFArray
+      ? v.items(items[1]).map((n) => (n instanceof PDFName ? n.decodeText() : ''))
+      : []
+  const attrs = items[4] instanceof PDFDict ? items[4] : undefined
+  const colorants = v.dict(attrs, 'Colorants')
+  const process = new Set(
+    v
+      .items(v.array(v.dict(attrs, 'Process'), 'Components'))
+      .map((n) => (n instanceof PDFName ? n.decodeText() : '')),
+  )
+  const spots = names.filter((n) => !PROCESS.has(n) && !process.has(n))
+  return {
+    type: 'PDDeviceN',
+    page,
+    context: `page ${page} DeviceN [${names.join(' ')}]`,
+    props: {
+      nrComponents: names.length,
+      areColorantsPresent: spots.every((n) => colorants !== undefined && v.has(colorants, n)),
+    },
+  }
+}
