@@ -7,6 +7,7 @@ import type { ModelObject, ModelTypes } from './model-object.ts'
 import { inherited, pageUse } from './page-resources.ts'
 import { Values } from './pdf-values.ts'
 import { readRawFile } from './raw-file.ts'
+import { XMP_EXTENSION_TYPES, xmpExtensionObjects } from './xmp-extension.ts'
 import { mainXmp, XMP_TYPES, xmpObjects } from './xmp-objects.ts'
 import { XMP_PROPERTY_TYPES, xmpPropertyObjects } from './xmp-properties.ts'
 
@@ -18,6 +19,7 @@ export const MODEL_TYPES: ModelTypes = {
   ...FONT_TYPES,
   ...XMP_TYPES,
   ...XMP_PROPERTY_TYPES,
+  ...XMP_EXTENSION_TYPES,
 }
 // page properties the graphics layer computes
 MODEL_TYPES.PDPage = { props: [...(DOCUMENT_TYPES.PDPage?.props ?? []), 'gOutputCS', 'containsTransparency'] }
@@ -86,5 +88,6 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
   const xmp = mainXmp(v, catalogDict)
   out.push(...xmpObjects(xmp))
   out.push(...xmpPropertyObjects(xmp))
+  out.push(...xmpExtensionObjects(xmp))
   return out
 }

@@ -31,6 +31,7 @@ export const PDF_OPERATORS = new Set(
 export function parseContent(
   bytes: Uint8Array,
   onOperation: (o: Operation) => void,
+  onHexString: (written: string) => void = () => {},
   limit = 5_000_000,
 ): void {
   let i = 0
@@ -61,9 +62,9 @@ export function parseContent(
       i++
       const start = i
       while (i < n && bytes[i] !== 62) i++
-      const hex = Buffer.from(bytes.subarray(start, i))
-        .toString('latin1')
-        .replace(/[^0-9A-Fa-f]/g, '')
+      const written = Buffer.from(bytes.subarray(start, i)).toString('latin1')
+      onHexString(written)
+      const hex = written.replace(/[^0-9A-Fa-f]/g, '')
       i++
       return Uint8Array.from(Buffer.from(hex.length % 2 ? `${hex}0` : hex, 'hex'))
     }

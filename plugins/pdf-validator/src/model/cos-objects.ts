@@ -152,24 +152,27 @@ export function cosObjects(ref: PDFRef, obj: PDFObject, raw: RawFile, v: Values,
 }
 
 function cosString(s: PDFString | PDFHexString, context: string): ModelObject {
-  if (s instanceof PDFHexString) {
-    const hex = s.asString()
-    const digits = hex.replace(/\s/g, '')
-    return {
-      type: 'CosString',
-      context,
-      props: {
-        isHex: true,
-        hexCount: digits.length,
-        containsOnlyHex: /^[0-9A-Fa-f]*$/.test(digits),
-        value: s.decodeText(),
-      },
-    }
-  }
+  if (s instanceof PDFHexString) return hexString(s.asString(), context)
   return {
     type: 'CosString',
     context,
     props: { isHex: false, hexCount: 0, containsOnlyHex: true, value: s.asString() },
+  }
+}
+
+/** A hexadecimal string as written (between < and >), in an object or a content stream. */
+export function hexString(written: string, context: string, page?: number): ModelObject {
+  const digits = written.replace(/[\0\t\n\f\r ]/g, '')
+  return {
+    type: 'CosString',
+    context,
+    ...(page ? { page } : {}),
+    props: {
+      isHex: true,
+      hexCount: digits.length,
+      containsOnlyHex: /^[0-9A-Fa-f]*$/.test(digits),
+      value: Buffer.from(digits.replace(/[^0-9A-Fa-f]/g, ''), 'hex').toString('latin1'),
+    },
   }
 }
 

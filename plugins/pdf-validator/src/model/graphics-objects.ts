@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, PDFName, type PDFObject, PDFRawStream } from '@cantoo/pdf-lib'
 import { isName, type Operand, PDF_OPERATORS } from './content-stream.ts'
+import { hexString } from './cos-objects.ts'
 import { iccHeader } from './document-objects.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
@@ -26,6 +27,7 @@ export const GRAPHICS_TYPES: ModelTypes = {
   Op_Undefined: { props: [] },
   Op_q_gsave: { props: ['nestingLevel'] },
   PDContentStream: { props: ['inheritedResourceNames'] },
+  PDICCBasedCMYK: { props: ['overprintFlag', 'OPM'] },
 }
 
 const PROCESS = new Set(['None', 'All', 'Cyan', 'Magenta', 'Yellow', 'Black'])
@@ -135,7 +137,7 @@ export function graphicsObjects(
     }
   }
 
-  const defaultsOf = (page: number) => v.dict(pageResources[page - 1], 'ColorSpace')
+  const scoped = (u: { scope?: PDFDict | undefined }) => v.dict(u.scope, 'ColorSpace')
 
   for (const x of use.xobjects) {
     const d = x.obj.dict
@@ -158,8 +160,7 @@ export function graphicsObjects(
       })
       if (v.get(d, 'SMask') instanceof PDFRawStream || (v.number(d, 'SMaskInData') ?? 0) > 0)
         transparentPages.add(x.page)
-      if (!isMask && !x.name.endsWith(' SMask'))
-        visitColorSpace(v.get(d, 'ColorSpace'), x.page, defaultsOf(x.page))
+      if (!isMask && !x.name.endsWith(' SMask')) visitColorSpace(v.get(d, 'ColorSpace'), x.page, scoped(x))
     } else if (subtype === 'Form') {
       out.push({
         type: 'PDXForm',
@@ -173,7 +174,12 @@ export function graphicsObjects(
           containsRef: v.has(d, 'Ref'),
         },
       })
-      if (v.name(v.dict(d, 'Group'), 'S') === 'Transparency') transparentPages.add(x.page)
+      const group = v.dict(d, 'Group')
+      if (v.name(group, 'S') === 'Transparency') {
+        transparentPages.add(x.page)
+        // the group's blending colour space is a colour space the form uses
+        visitColorSpace(v.get(group, 'CS'), x.page, scoped(x))
+      }
     } else {
       out.push({ type: 'PDXObject', page: x.page, context, props: { Subtype: subtype } })
     }
@@ -182,13 +188,17 @@ export function graphicsObjects(
   for (const c of use.contents) {
     const own = c.resources
     const pageRes = pageResources[c.page - 1]
-    const isPage = c.isPage
-    const defaults = v.dict(own, 'ColorSpace') ?? defaultsOf(c.page)
+    // Default colour spaces come from the stream's own resources (a pattern or form does not
+    // see its page's); a page's may come from the page tree
+    const defaults = v.dict(c.isPage ? pageRes : own, 'ColorSpace')
+    // overprint of the graphics state (ExtGState OP, op, OPM), saved and restored by q/Q
+    let overprint = { OP: false, op: false, OPM: 0, fillCmyk: '', strokeCmyk: '' }
+    const saved: (typeof overprint)[] = []
     const borrowed = new Set<string>()
     let depth = 0
     const context = `${refLabel(c.ref)} content`
     const checkName = (category: string, operand: Operand | undefined) => {
-      if (isPage || !isName(operand)) return
+      if (!isName(operand)) return
       const mine = v.dict(own, category)
       if (mine && v.has(mine, operand.name)) return
       if (v.has(v.dict(pageRes, category), operand.name)) borrowed.add(operand.name)
@@ -200,6 +210,7 @@ export function graphicsObjects(
       }
       switch (op) {
         case 'q':
+          saved.push(overprint)
           depth++
           out.push({
             type: 'Op_q_gsave',
@@ -209,26 +220,39 @@ export function graphicsObjects(
           })
           break
         case 'Q':
+          overprint = saved.pop() ?? overprint
           depth = Math.max(0, depth - 1)
           break
         case 'g':
         case 'G':
-          noteDevice('DeviceGray', c.page, defaults)
-          break
         case 'rg':
         case 'RG':
-          noteDevice('DeviceRGB', c.page, defaults)
-          break
         case 'k':
-        case 'K':
-          noteDevice('DeviceCMYK', c.page, defaults)
+        case 'K': {
+          const lower = op.toLowerCase()
+          noteDevice(
+            lower === 'g' ? 'DeviceGray' : lower === 'rg' ? 'DeviceRGB' : 'DeviceCMYK',
+            c.page,
+            defaults,
+          )
+          // a device colour replaces the colour space of fill (lower case) or stroke
+          overprint = op === lower ? { ...overprint, fillCmyk: '' } : { ...overprint, strokeCmyk: '' }
           break
+        }
         case 'cs':
         case 'CS': {
           const n = operands[0]
           if (!isName(n)) break
-          if (n.name.startsWith('Device')) noteDevice(n.name, c.page, defaults)
-          else checkName('ColorSpace', n)
+          if (n.name.startsWith('Device')) {
+            noteDevice(n.name, c.page, defaults)
+            overprint = op === 'CS' ? { ...overprint, strokeCmyk: '' } : { ...overprint, fillCmyk: '' }
+          } else {
+            checkName('ColorSpace', n)
+            const cs =
+              v.get(v.dict(own, 'ColorSpace'), n.name) ?? v.get(v.dict(pageRes, 'ColorSpace'), n.name)
+            const cmyk = isIccCmyk(v, cs) ? n.name : ''
+            overprint = op === 'CS' ? { ...overprint, strokeCmyk: cmyk } : { ...overprint, fillCmyk: cmyk }
+          }
           break
         }
         case 'Tf':
@@ -237,9 +261,62 @@ export function graphicsObjects(
         case 'Do':
           checkName('XObject', operands[0])
           break
-        case 'gs':
+        case 'gs': {
           checkName('ExtGState', operands[0])
+          const n = operands[0]
+          const g = isName(n)
+            ? (v.dict(v.dict(own, 'ExtGState'), n.name) ?? v.dict(v.dict(pageRes, 'ExtGState'), n.name))
+            : undefined
+          if (g) {
+            const OP = v.bool(g, 'OP')
+            const fill = v.bool(g, 'op')
+            overprint = {
+              ...overprint,
+              OP: OP ?? overprint.OP,
+              // op defaults to OP when only OP is given (ISO 32000-1 Table 58)
+              op: fill ?? OP ?? overprint.op,
+              OPM: v.number(g, 'OPM') ?? overprint.OPM,
+            }
+          }
           break
+        }
+        case 'f':
+        case 'F':
+        case 'f*':
+        case 'S':
+        case 's':
+        case 'B':
+        case 'B*':
+        case 'b':
+        case 'b*': {
+          // overprint matters where an ICCBased CMYK colour is painted (ISO 19005-2 6.2.4.2)
+          const fills = op !== 'S' && op !== 's'
+          const strokes = op === 'S' || op === 's' || op.startsWith('B') || op.startsWith('b')
+          for (const [paints, space, flag] of [
+            [fills, overprint.fillCmyk, overprint.op],
+            [strokes, overprint.strokeCmyk, overprint.OP],
+          ] as const) {
+            if (!paints || !space) continue
+            out.push({
+              type: 'PDICCBasedCMYK',
+              page: c.page,
+              context: `${context} ICCBased CMYK /${space}`,
+              props: { overprintFlag: flag, OPM: overprint.OPM },
+            })
+          }
+          break
+        }
+        case 'ri': {
+          const n = operands[0]
+          if (isName(n))
+            out.push({
+              type: 'CosRenderingIntent',
+              page: c.page,
+              context: `${context} ri`,
+              props: { internalRepresentation: n.name },
+            })
+          break
+        }
         case 'sh':
           checkName('Shading', operands[0])
           break
@@ -270,18 +347,17 @@ export function graphicsObjects(
         }
       }
     }
-    if (!isPage) {
-      out.push({
-        type: 'PDContentStream',
-        page: c.page,
-        context,
-        props: { inheritedResourceNames: [...borrowed].join('&') },
-      })
-    }
+    out.push({
+      type: 'PDContentStream',
+      page: c.page,
+      context,
+      props: { inheritedResourceNames: [...borrowed].join('&') },
+    })
+    for (const hex of c.hexStrings) out.push(hexString(hex, `${context} string`, c.page))
   }
 
-  for (const s of use.colorSpaces) visitColorSpace(s.obj, s.page, defaultsOf(s.page))
-  for (const s of use.shadings) visitColorSpace(v.get(s.obj, 'ColorSpace'), s.page, defaultsOf(s.page))
+  for (const s of use.colorSpaces) visitColorSpace(s.obj, s.page, scoped(s))
+  for (const s of use.shadings) visitColorSpace(v.get(s.obj, 'ColorSpace'), s.page, scoped(s))
 
   for (const [family, pages] of device) {
     for (const page of pages)
@@ -326,4 +402,16 @@ function deviceN(v: Values, items: PDFObject[], page: number): ModelObject {
       areColorantsPresent: spots.every((n) => colorants !== undefined && v.has(colorants, n)),
     },
   }
+}
+
+/** An ICCBased colour space with four components (CMYK). */
+function isIccCmyk(v: Values, cs: PDFObject | undefined): boolean {
+  if (!(cs instanceof PDFArray)) return false
+  const [family, stream] = v.items(cs)
+  return (
+    family instanceof PDFName &&
+    family.decodeText() === 'ICCBased' &&
+    stream instanceof PDFRawStream &&
+    v.number(stream.dict, 'N') === 4
+  )
 }

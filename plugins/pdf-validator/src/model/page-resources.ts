@@ -13,6 +13,8 @@ export interface Used<T> {
   page: number
   /** the resource name it was used under */
   name: string
+  /** the resources whose Default colour spaces apply where it is used */
+  scope?: PDFDict | undefined
 }
 
 export interface DrawnContent {
@@ -24,6 +26,8 @@ export interface DrawnContent {
   /** a page's own content (its resources may come from the page tree) */
   isPage: boolean
   ops: Operation[]
+  /** its hexadecimal strings as written (ISO 19005-2 6.1.6) */
+  hexStrings: string[]
 }
 
 export interface PageUse {
@@ -79,8 +83,15 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
     if (depth > 32 || use.contents.length >= MAX_CONTENTS) return
     const bytes = v.decoded(stream)
     const ops: Operation[] = []
-    if (bytes) parseContent(bytes, (o) => ops.push(o))
-    use.contents.push({ stream, resources, page, ref, isPage, ops })
+    const hexStrings: string[] = []
+    if (bytes)
+      parseContent(
+        bytes,
+        (o) => ops.push(o),
+        (h) => hexStrings.push(h),
+      )
+    use.contents.push({ stream, resources, page, ref, isPage, ops, hexStrings })
+    const scope = isPage ? pageRes : resources
     for (const { op, operands } of ops) {
       const last = operands[operands.length - 1]
       const first = operands[0]
@@ -100,7 +111,7 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
       } else if (op === 'Do' && isName(first)) {
         const x = lookup(resources, pageRes, 'XObject', first.name)
         if (!(x?.obj instanceof PDFRawStream) || !once(x.obj)) continue
-        use.xobjects.push({ obj: x.obj, ref: x.ref, page, name: first.name })
+        use.xobjects.push({ obj: x.obj, ref: x.ref, page, name: first.name, scope })
         const subtype = v.name(x.obj.dict, 'Subtype')
         if (subtype === 'Form')
           draw(x.obj, v.dict(x.obj.dict, 'Resources'), pageRes, page, x.ref, false, depth + 1)
@@ -121,11 +132,11 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
         first.name !== 'Pattern'
       ) {
         const cs = lookup(resources, pageRes, 'ColorSpace', first.name)
-        if (cs?.obj) use.colorSpaces.push({ obj: cs.obj, ref: cs.ref, page, name: first.name })
+        if (cs?.obj) use.colorSpaces.push({ obj: cs.obj, ref: cs.ref, page, name: first.name, scope })
       } else if (op === 'sh' && isName(first)) {
         const sh = lookup(resources, pageRes, 'Shading', first.name)
         const d = sh?.obj instanceof PDFStream ? sh.obj.dict : sh?.obj instanceof PDFDict ? sh.obj : undefined
-        if (d) use.shadings.push({ obj: d, ref: sh?.ref, page, name: first.name })
+        if (d) use.shadings.push({ obj: d, ref: sh?.ref, page, name: first.name, scope })
       } else if ((op === 'scn' || op === 'SCN') && isName(last)) {
         const p = lookup(resources, pageRes, 'Pattern', last.name)
         if (p?.obj instanceof PDFRawStream && once(p.obj))
@@ -134,7 +145,7 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
           const shading = v.get(p.obj, 'Shading')
           const d =
             shading instanceof PDFStream ? shading.dict : shading instanceof PDFDict ? shading : undefined
-          if (d) use.shadings.push({ obj: d, ref: p.ref, page, name: last.name })
+          if (d) use.shadings.push({ obj: d, ref: p.ref, page, name: last.name, scope })
         }
       }
     }
