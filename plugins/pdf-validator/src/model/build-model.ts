@@ -1,4 +1,4 @@
-import { PDFDict, PDFDocument, type PDFObject, PDFRawStream, type PDFRef } from '@cantoo/pdf-lib'
+import { PDFDict, PDFDocument, PDFName, type PDFObject, PDFRawStream, PDFRef } from '@cantoo/pdf-lib'
 import { COS_TYPES, cosDocument, cosObjects } from './cos-objects.ts'
 import { DOCUMENT_TYPES, documentObjects, outputColorSpace } from './document-objects.ts'
 import { FONT_TYPES, fontObjects } from './font-objects.ts'
@@ -7,6 +7,7 @@ import type { ModelObject, ModelTypes } from './model-object.ts'
 import { inherited, pageUse } from './page-resources.ts'
 import { Values } from './pdf-values.ts'
 import { readRawFile } from './raw-file.ts'
+import { STRUCTURE_TYPES, structureObjects } from './structure-objects.ts'
 import { XMP_EXTENSION_TYPES, xmpExtensionObjects } from './xmp-extension.ts'
 import { mainXmp, XMP_TYPES, xmpObjects } from './xmp-objects.ts'
 import { XMP_PROPERTY_TYPES, xmpPropertyObjects } from './xmp-properties.ts'
@@ -20,6 +21,7 @@ export const MODEL_TYPES: ModelTypes = {
   ...XMP_TYPES,
   ...XMP_PROPERTY_TYPES,
   ...XMP_EXTENSION_TYPES,
+  ...STRUCTURE_TYPES,
 }
 // page properties the graphics layer computes
 MODEL_TYPES.PDPage = { props: [...(DOCUMENT_TYPES.PDPage?.props ?? []), 'gOutputCS', 'containsTransparency'] }
@@ -48,15 +50,7 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
   const catalog = v.resolve(trailer.Root)
   const catalogDict = catalog instanceof PDFDict ? catalog : undefined
 
-  let pages: PDFDict[] = []
-  let pageRefs: (PDFRef | undefined)[] = []
-  try {
-    const list = doc.getPages()
-    pages = list.map((p) => p.node)
-    pageRefs = list.map((p) => p.ref)
-  } catch {
-    // a broken page tree: the document-level rules still run
-  }
+  const { pages, pageRefs } = pageLeaves(v, catalogDict)
 
   const out: ModelObject[] = []
   out.push(...cosDocument(raw, v, trailerDict, catalogDict, objects.length))
@@ -89,5 +83,34 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
   out.push(...xmpObjects(xmp))
   out.push(...xmpPropertyObjects(xmp))
   out.push(...xmpExtensionObjects(xmp))
+  out.push(...structureObjects(v, catalogDict, pages))
   return out
+}
+
+/**
+ * The page tree's leaves in order, walked from the catalog without pdf-lib's getPages(): that
+ * one normalises leaves (copies inherited Resources onto them), which would hide what 6.2.2
+ * checks. Bounded against cycles and hostile depth.
+ */
+function pageLeaves(
+  v: Values,
+  catalog: PDFDict | undefined,
+): { pages: PDFDict[]; pageRefs: (PDFRef | undefined)[] } {
+  const pages: PDFDict[] = []
+  const pageRefs: (PDFRef | undefined)[] = []
+  const seen = new Set<PDFDict>()
+  const walk = (raw: PDFObject | undefined, depth: number) => {
+    const node = v.resolve(raw)
+    if (!(node instanceof PDFDict) || seen.has(node) || depth > 64 || pages.length > 100_000) return
+    seen.add(node)
+    const kids = v.array(node, 'Kids')
+    if (v.name(node, 'Type') === 'Pages' || (kids && v.name(node, 'Type') !== 'Page')) {
+      for (let i = 0; i < (kids?.size() ?? 0); i++) walk(kids?.get(i), depth + 1)
+      return
+    }
+    pages.push(node)
+    pageRefs.push(raw instanceof PDFRef ? raw : undefined)
+  }
+  walk(catalog?.get(PDFName.of('Pages')), 0)
+  return { pages, pageRefs }
 }

@@ -1,7 +1,17 @@
-import { PDFArray, PDFDict, PDFName, type PDFObject, PDFRawStream, PDFRef, PDFStream } from '@cantoo/pdf-lib'
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  type PDFObject,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+} from '@cantoo/pdf-lib'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import { inherited } from './page-resources.ts'
 import { nameOf, refLabel, textOf, type Values } from './pdf-values.ts'
+import { catalogLang, standardTypeOf, structParentOf } from './structure-objects.ts'
 
 // The document layer: catalog, pages, annotations, actions, forms, optional content, permissions,
 // file specifications and output intents (ISO 19005-2 6.2.3, 6.3 to 6.11; ISO 14289-1 7.x).
@@ -12,7 +22,23 @@ export const DOCUMENT_TYPES: ModelTypes = {
   },
   PDPage: { props: ['containsAA', 'containsPresSteps', 'containsGroupCS', 'containsAnnotations', 'Tabs'] },
   PDAnnot: {
-    props: ['Subtype', 'F', 'width', 'height', 'AP', 'FT', 'N_type', 'containsAppearances', 'Contents'],
+    props: [
+      'structParentStandardType',
+      'structParentType',
+      'isOutsideCropBox',
+      'Alt',
+      'containsLang',
+      'gContainsCatalogLang',
+      'Subtype',
+      'F',
+      'width',
+      'height',
+      'AP',
+      'FT',
+      'N_type',
+      'containsAppearances',
+      'Contents',
+    ],
   },
   PDWidgetAnnot: { parent: 'PDAnnot', props: ['containsA', 'containsAA', 'TU'] },
   PDLinkAnnot: { parent: 'PDAnnot', props: [] },
@@ -63,7 +89,7 @@ export function documentObjects(d: DocumentInput): ModelObject[] {
   const encrypt = v.dict(d.trailer, 'Encrypt')
   if (encrypt)
     out.push({ type: 'PDEncryption', context: 'trailer /Encrypt', props: { P: v.number(encrypt, 'P') } })
-  for (const [i, page] of d.pages.entries()) out.push(...pageObjects(v, page, i + 1, d.pageRefs[i]))
+  for (const [i, page] of d.pages.entries()) out.push(...pageObjects(v, page, i + 1, d.pageRefs[i], catalog))
   out.push(...actions(d))
   out.push(...forms(v, catalog))
   out.push(...optionalContent(v, catalog))
@@ -73,7 +99,13 @@ export function documentObjects(d: DocumentInput): ModelObject[] {
   return out
 }
 
-function pageObjects(v: Values, page: PDFDict, n: number, ref: PDFRef | undefined): ModelObject[] {
+function pageObjects(
+  v: Values,
+  page: PDFDict,
+  n: number,
+  ref: PDFRef | undefined,
+  catalog: PDFDict | undefined,
+): ModelObject[] {
   const annots = v.items(v.array(page, 'Annots')).filter((a): a is PDFDict => a instanceof PDFDict)
   const out: ModelObject[] = [
     {
@@ -89,7 +121,7 @@ function pageObjects(v: Values, page: PDFDict, n: number, ref: PDFRef | undefine
       },
     },
   ]
-  for (const annot of annots) out.push(annotation(v, annot, n))
+  for (const annot of annots) out.push(annotation(v, annot, n, page, catalog))
   return out
 }
 
@@ -100,11 +132,19 @@ const ANNOT_SUBTYPES: Record<string, string> = {
   PrinterMark: 'PDPrinterMarkAnnot',
 }
 
-function annotation(v: Values, annot: PDFDict, page: number): ModelObject {
+function annotation(
+  v: Values,
+  annot: PDFDict,
+  page: number,
+  pageDict: PDFDict,
+  catalog: PDFDict | undefined,
+): ModelObject {
+  const key = v.number(annot, 'StructParent')
+  const structParent = key === null ? undefined : structParentOf(v, catalog, key)
+  const crop = inherited(v, pageDict, 'CropBox') ?? inherited(v, pageDict, 'MediaBox')
+  const box = crop instanceof PDFArray ? v.items(crop).map(numberOf) : []
   const subtype = v.name(annot, 'Subtype')
-  const rect = v
-    .items(v.array(annot, 'Rect'))
-    .map((x) => Number((x as { asNumber?: () => number }).asNumber?.() ?? 0))
+  const rect = v.items(v.array(annot, 'Rect')).map(numberOf)
   const ap = v.dict(annot, 'AP')
   const normal = ap ? v.get(ap, 'N') : undefined
   const type = (subtype && ANNOT_SUBTYPES[subtype]) ?? 'PDAnnot'
@@ -132,6 +172,12 @@ function annotation(v: Values, annot: PDFDict, page: number): ModelObject {
       containsA: v.has(annot, 'A'),
       containsAA: v.has(annot, 'AA'),
       TU: textOf(inherited(v, annot, 'TU')),
+      structParentStandardType: structParent ? standardTypeOf(v, catalog, structParent) : null,
+      structParentType: structParent ? v.name(structParent, 'S') : null,
+      isOutsideCropBox: rect.length === 4 && box.length === 4 && !overlaps(rect, box),
+      Alt: structParent ? v.text(structParent, 'Alt') : null,
+      containsLang: structParent ? v.has(structParent, 'Lang') : false,
+      gContainsCatalogLang: catalogLang(v, catalog),
     },
   }
 }
@@ -393,4 +439,15 @@ export function outputColorSpace(v: Values, catalog: PDFDict | undefined): strin
     return header?.colorSpace ?? null
   }
   return null
+}
+
+const numberOf = (x: PDFObject) => (x instanceof PDFNumber ? x.asNumber() : 0)
+
+/** two rectangles [x1 y1 x2 y2] (corners in any order) share some area */
+function overlaps(a: number[], b: number[]): boolean {
+  const [ax1, ax2] = [Math.min(a[0]!, a[2]!), Math.max(a[0]!, a[2]!)]
+  const [ay1, ay2] = [Math.min(a[1]!, a[3]!), Math.max(a[1]!, a[3]!)]
+  const [bx1, bx2] = [Math.min(b[0]!, b[2]!), Math.max(b[0]!, b[2]!)]
+  const [by1, by2] = [Math.min(b[1]!, b[3]!), Math.max(b[1]!, b[3]!)]
+  return ax1 < bx2 && bx1 < ax2 && ay1 < by2 && by1 < ay2
 }

@@ -100,7 +100,8 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
         if (f?.obj instanceof PDFDict && once(f.obj)) {
           use.fonts.push({ obj: f.obj, ref: f.ref, page, name: first.name })
           if (v.name(f.obj, 'Subtype') === 'Type3') {
-            const fontRes = v.dict(f.obj, 'Resources') ?? resources
+            // glyph procedures without Resources of their own borrow the page's (6.2.2)
+            const fontRes = v.dict(f.obj, 'Resources')
             for (const [, proc] of v.dict(f.obj, 'CharProcs')?.entries() ?? []) {
               const s = v.resolve(proc)
               if (s instanceof PDFRawStream && once(s))
@@ -155,8 +156,9 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
     const page = i + 1
     const inheritedRes = inherited(v, pageDict, 'Resources')
     const resources = inheritedRes instanceof PDFDict ? inheritedRes : undefined
-    for (const stream of contentStreams(v, pageDict))
-      draw(stream, resources, resources, page, pageRefs[i], true, 0)
+    // the page's own dictionary: what it takes from the page tree counts as borrowed (6.2.2)
+    const own = v.dict(pageDict, 'Resources')
+    for (const stream of contentStreams(v, pageDict)) draw(stream, own, resources, page, pageRefs[i], true, 0)
     for (const annot of v.items(v.array(pageDict, 'Annots'))) {
       if (!(annot instanceof PDFDict)) continue
       for (const appearance of appearanceStreams(v, annot)) {
