@@ -27,6 +27,7 @@ export const FONT_TYPES: ModelTypes = {
   },
   PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet'] },
   PDCMap: { props: ['CMapName', 'containsEmbeddedFile'] },
+  CMapFile: { props: ['WMode', 'dictWMode', 'maximalCID'] },
 }
 
 const STANDARD_14 = new Set([
@@ -121,6 +122,20 @@ export function fontObjects(v: Values, use: PageUse): ModelObject[] {
           props: { CMapName: cmapName, containsEmbeddedFile: embeddedCMap !== undefined },
         })
       }
+      if (embeddedCMap) {
+        const program = v.decoded(embeddedCMap)
+        const text = program ? Buffer.from(program).toString('latin1') : ''
+        out.push({
+          type: 'CMapFile',
+          page: f.page,
+          context: `${context} embedded CMap`,
+          props: {
+            WMode: Number(/\/WMode\s+(\d+)\s+def/.exec(text)?.[1] ?? 0),
+            dictWMode: v.number(embeddedCMap.dict, 'WMode') ?? 0,
+            maximalCID: maximalCid(text),
+          },
+        })
+      }
       if (cid) {
         const descriptor = v.dict(cid, 'FontDescriptor')
         out.push({
@@ -190,4 +205,19 @@ function predefinedOrdering(cmap: string | null): string | null {
   if (/B5|CNS|ETen|HKscs/.test(cmap)) return 'CNS1'
   if (/KSC|UniKS/.test(cmap)) return 'Korea1'
   return 'Japan1'
+}
+
+/** The largest CID a CMap program maps to (cidrange and cidchar blocks, ISO 32000-1 9.7.5). */
+function maximalCid(program: string): number {
+  let max = 0
+  const hex = (h: string) => Number.parseInt(h, 16)
+  for (const block of program.matchAll(/begincidrange([\s\S]*?)endcidrange/g)) {
+    for (const m of (block[1] ?? '').matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(\d+)/g)) {
+      max = Math.max(max, Number(m[3]) + hex(m[2]!) - hex(m[1]!))
+    }
+  }
+  for (const block of program.matchAll(/begincidchar([\s\S]*?)endcidchar/g)) {
+    for (const m of (block[1] ?? '').matchAll(/<[0-9A-Fa-f]+>\s*(\d+)/g)) max = Math.max(max, Number(m[1]))
+  }
+  return max
 }

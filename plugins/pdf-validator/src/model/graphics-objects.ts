@@ -2,6 +2,7 @@ import { PDFArray, PDFDict, PDFName, type PDFObject, PDFRawStream } from '@canto
 import { isName, type Operand, PDF_OPERATORS } from './content-stream.ts'
 import { hexString } from './cos-objects.ts'
 import { iccHeader } from './document-objects.ts'
+import { readJp2Header } from './jpeg2000.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import { refLabel, type Values } from './pdf-values.ts'
@@ -28,6 +29,18 @@ export const GRAPHICS_TYPES: ModelTypes = {
   Op_q_gsave: { props: ['nestingLevel'] },
   PDContentStream: { props: ['inheritedResourceNames'] },
   PDICCBasedCMYK: { props: ['overprintFlag', 'OPM'] },
+  JPEG2000: {
+    props: [
+      'hasColorSpace',
+      'nrColorChannels',
+      'nrColorSpaceSpecs',
+      'nrColorSpacesWithApproxField',
+      'colrMethod',
+      'colrEnumCS',
+      'bpccBoxPresent',
+      'bitDepth',
+    ],
+  },
 }
 
 const PROCESS = new Set(['None', 'All', 'Cyan', 'Magenta', 'Yellow', 'Black'])
@@ -158,6 +171,14 @@ export function graphicsObjects(
           BitsPerComponent: v.number(d, 'BitsPerComponent'),
         },
       })
+      if (v.names(d, 'Filter').at(-1) === 'JPXDecode' && v.names(d, 'Filter').length === 1) {
+        out.push({
+          type: 'JPEG2000',
+          page: x.page,
+          context: `${context} JPEG 2000`,
+          props: { hasColorSpace: v.has(d, 'ColorSpace'), ...readJp2Header(x.obj.getContents()) },
+        })
+      }
       if (v.get(d, 'SMask') instanceof PDFRawStream || (v.number(d, 'SMaskInData') ?? 0) > 0)
         transparentPages.add(x.page)
       if (!isMask && !x.name.endsWith(' SMask')) visitColorSpace(v.get(d, 'ColorSpace'), x.page, scoped(x))
