@@ -62,7 +62,7 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
     const r = inherited(v, p, 'Resources')
     return r instanceof PDFDict ? r : undefined
   })
-  const graphics = graphicsObjects(v, use, pageResources, gOutputCS)
+  const graphics = graphicsObjects(v, use, pages, pageResources, gOutputCS)
   for (const o of documentObjects({
     v,
     catalog: catalogDict,

@@ -55,6 +55,7 @@ export interface GraphicsResult {
 export function graphicsObjects(
   v: Values,
   use: PageUse,
+  pages: readonly PDFDict[],
   pageResources: (PDFDict | undefined)[],
   gOutputCS: string | null,
 ): GraphicsResult {
@@ -377,6 +378,10 @@ export function graphicsObjects(
     for (const hex of c.hexStrings) out.push(hexString(hex, `${context} string`, c.page))
   }
 
+  // a page's transparency group blends in its colour space: a colour space the page uses
+  pages.forEach((page, i) =>
+    visitColorSpace(v.get(v.dict(page, 'Group'), 'CS'), i + 1, v.dict(pageResources[i], 'ColorSpace')),
+  )
   for (const s of use.colorSpaces) visitColorSpace(s.obj, s.page, scoped(s))
   for (const s of use.shadings) visitColorSpace(v.get(s.obj, 'ColorSpace'), s.page, scoped(s))
 
