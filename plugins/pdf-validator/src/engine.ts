@@ -16,11 +16,14 @@ interface CheckedRule {
   args: (Compiled | undefined)[]
 }
 
-const compiledProfiles = new Map<ConformanceProfile, CheckedRule[]>()
+// per model (its declared types decide what is claimed), per profile
+const compiledProfiles = new WeakMap<ModelTypes, Map<ConformanceProfile, CheckedRule[]>>()
 
 /** The rules of a profile the model can check, compiled once per thread. */
 export function checkedRules(profile: ConformanceProfile, types: ModelTypes): CheckedRule[] {
-  const known = compiledProfiles.get(profile)
+  const forModel = compiledProfiles.get(types) ?? new Map<ConformanceProfile, CheckedRule[]>()
+  compiledProfiles.set(types, forModel)
+  const known = forModel.get(profile)
   if (known) return known
   const checked: CheckedRule[] = []
   for (const rule of profileRules(profile)) {
@@ -38,7 +41,7 @@ export function checkedRules(profile: ConformanceProfile, types: ModelTypes): Ch
     })
     checked.push({ rule, test, args })
   }
-  compiledProfiles.set(profile, checked)
+  forModel.set(profile, checked)
   return checked
 }
 
