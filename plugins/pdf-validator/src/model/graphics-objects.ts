@@ -379,9 +379,9 @@ export function graphicsObjects(
   }
 
   // a page's transparency group blends in its colour space: a colour space the page uses
-  pages.forEach((page, i) =>
-    visitColorSpace(v.get(v.dict(page, 'Group'), 'CS'), i + 1, v.dict(pageResources[i], 'ColorSpace')),
-  )
+  for (const [i, page] of pages.entries()) {
+    visitColorSpace(v.get(v.dict(page, 'Group'), 'CS'), i + 1, v.dict(pageResources[i], 'ColorSpace'))
+  }
   for (const s of use.colorSpaces) visitColorSpace(s.obj, s.page, scoped(s))
   for (const s of use.shadings) visitColorSpace(v.get(s.obj, 'ColorSpace'), s.page, scoped(s))
 
