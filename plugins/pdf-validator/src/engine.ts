@@ -79,7 +79,16 @@ export function evaluate(
   for (const c of rules) byType.set(c.rule.object, [...(byType.get(c.rule.object) ?? []), c])
   const findings: Finding[] = []
   const counts = new Map<string, number>()
+  // rules on a type some object of which the model could not read are not claimed for this file
+  const unclaimed = new Set<string>()
   for (const obj of objects) {
+    if (obj.unmodelled) {
+      for (const type of lineage(types, obj.type))
+        for (const c of byType.get(type) ?? []) unclaimed.add(c.rule.id)
+    }
+  }
+  for (const obj of objects) {
+    if (obj.unmodelled) continue
     for (const type of lineage(types, obj.type)) {
       for (const c of byType.get(type) ?? []) {
         let passed: boolean
@@ -104,5 +113,5 @@ export function evaluate(
       }
     }
   }
-  return { findings, rulesChecked: rules.map((c) => c.rule.id) }
+  return { findings, rulesChecked: rules.map((c) => c.rule.id).filter((id) => !unclaimed.has(id)) }
 }

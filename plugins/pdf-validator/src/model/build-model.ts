@@ -2,6 +2,7 @@ import { PDFDict, PDFDocument, PDFName, type PDFObject, PDFRawStream, PDFRef } f
 import { COS_TYPES, cosDocument, cosObjects } from './cos-objects.ts'
 import { DOCUMENT_TYPES, documentObjects, outputColorSpace } from './document-objects.ts'
 import { FONT_TYPES, fontObjects } from './font-objects.ts'
+import { GLYPH_TYPES, glyphObjects } from './glyph-objects.ts'
 import { GRAPHICS_TYPES, graphicsObjects } from './graphics-objects.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import { inherited, pageUse } from './page-resources.ts'
@@ -22,6 +23,7 @@ export const MODEL_TYPES: ModelTypes = {
   ...XMP_PROPERTY_TYPES,
   ...XMP_EXTENSION_TYPES,
   ...STRUCTURE_TYPES,
+  ...GLYPH_TYPES,
 }
 // page properties the graphics layer computes
 MODEL_TYPES.PDPage = { props: [...(DOCUMENT_TYPES.PDPage?.props ?? []), 'gOutputCS', 'containsTransparency'] }
@@ -79,6 +81,7 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
   }
   out.push(...graphics.objects)
   out.push(...fontObjects(v, use))
+  out.push(...glyphObjects(v, use, pageResources))
   const xmp = mainXmp(v, catalogDict)
   out.push(...xmpObjects(xmp))
   out.push(...xmpPropertyObjects(xmp))

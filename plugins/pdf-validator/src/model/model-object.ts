@@ -8,6 +8,11 @@ export interface ModelObject {
   context: string
   /** 1-based page the object is on, when it is on one */
   page?: number
+  /**
+   * an object of the type the model cannot read yet (e.g. a glyph of a font kind not modelled):
+   * not evaluated, and it takes the rules of its type out of the document's rulesChecked
+   */
+  unmodelled?: true
 }
 
 /**
