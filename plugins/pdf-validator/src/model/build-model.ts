@@ -80,8 +80,9 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
     out.push(o)
   }
   out.push(...graphics.objects)
-  out.push(...fontObjects(v, use))
-  out.push(...glyphObjects(v, use, pageResources))
+  const glyphs = glyphObjects(v, use, pageResources)
+  out.push(...fontObjects(v, use, glyphs.renderingModes))
+  out.push(...glyphs.objects)
   const xmp = mainXmp(v, catalogDict)
   out.push(...xmpObjects(xmp))
   out.push(...xmpPropertyObjects(xmp))

@@ -8,7 +8,7 @@ import { refLabel, type Values } from './pdf-values.ts'
 // completeness, Unicode compliance of Differences) is not modelled here.
 
 export const FONT_TYPES: ModelTypes = {
-  PDFont: { props: ['Type', 'Subtype', 'fontName', 'fontFileSubtype', 'containsFontFile'] },
+  PDFont: { props: ['Type', 'Subtype', 'fontName', 'fontFileSubtype', 'containsFontFile', 'renderingMode'] },
   PDSimpleFont: { parent: 'PDFont', props: ['isStandard', 'FirstChar', 'LastChar', 'Widths_size'] },
   PDTrueTypeFont: { parent: 'PDSimpleFont', props: ['isSymbolic', 'Encoding', 'containsDifferences'] },
   PDType1Font: { parent: 'PDSimpleFont', props: ['CharSet'] },
@@ -53,7 +53,7 @@ function fontFile(v: Values, descriptor: PDFDict | undefined): PDFRawStream | un
   )
 }
 
-function baseProps(v: Values, font: PDFDict, descriptor: PDFDict | undefined) {
+function baseProps(v: Values, font: PDFDict, descriptor: PDFDict | undefined, renderingMode: number | null) {
   const file = fontFile(v, descriptor)
   const ff3 = v.stream(descriptor, 'FontFile3')
   return {
@@ -62,6 +62,7 @@ function baseProps(v: Values, font: PDFDict, descriptor: PDFDict | undefined) {
     fontName: v.name(font, 'BaseFont'),
     fontFileSubtype: ff3 ? v.name(ff3.dict, 'Subtype') : null,
     containsFontFile: file !== undefined,
+    renderingMode,
   }
 }
 
@@ -74,7 +75,12 @@ function cidSystemInfo(v: Values, d: PDFDict | undefined) {
   }
 }
 
-export function fontObjects(v: Values, use: PageUse): ModelObject[] {
+/** `renderingModes`: per font, the text rendering mode it is drawn with (null: never shown) */
+export function fontObjects(
+  v: Values,
+  use: PageUse,
+  renderingModes: ReadonlyMap<PDFDict, number>,
+): ModelObject[] {
   const out: ModelObject[] = []
   for (const f of use.fonts) {
     const font = f.obj
@@ -102,7 +108,7 @@ export function fontObjects(v: Values, use: PageUse): ModelObject[] {
         page: f.page,
         context,
         props: {
-          ...baseProps(v, font, undefined),
+          ...baseProps(v, font, undefined, renderingModes.get(font) ?? null),
           containsFontFile: cid ? fontFile(v, v.dict(cid, 'FontDescriptor')) !== undefined : false,
           cmapName,
           CIDFontOrdering: cidInfo.ordering,
@@ -143,7 +149,7 @@ export function fontObjects(v: Values, use: PageUse): ModelObject[] {
           page: f.page,
           context: `${context} descendant`,
           props: {
-            ...baseProps(v, cid, descriptor),
+            ...baseProps(v, cid, descriptor, renderingModes.get(font) ?? null),
             CIDToGIDMap: v.has(cid, 'CIDToGIDMap') ? 'present' : null,
             containsCIDSet: v.has(descriptor, 'CIDSet'),
           },
@@ -152,7 +158,7 @@ export function fontObjects(v: Values, use: PageUse): ModelObject[] {
       continue
     }
     const descriptor = v.dict(font, 'FontDescriptor')
-    const base = baseProps(v, font, descriptor)
+    const base = baseProps(v, font, descriptor, renderingModes.get(font) ?? null)
     const widths = v.array(font, 'Widths')
     const flags = v.number(descriptor, 'Flags') ?? 0
     const encoding = v.get(font, 'Encoding')

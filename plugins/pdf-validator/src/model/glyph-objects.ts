@@ -1,4 +1,4 @@
-import { PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import { PDFDict, PDFName, PDFNumber, PDFRawStream } from '@cantoo/pdf-lib'
 import { isName, type Operand } from './content-stream.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
@@ -7,8 +7,9 @@ import type { Values } from './pdf-values.ts'
 // The glyphs the text of each page shows (ISO 19005-2 6.2.11.8; ISO 14289-1 7.21.7, 7.21.8): for
 // each font and character code, its glyph name as far as .notdef goes, its Unicode value from
 // the font's ToUnicode CMap, and the text rendering mode it is drawn with. Modelled for Type 0
-// fonts with an Identity CMap (what Chromium writes); glyphs of other fonts are marked
-// unmodelled, which takes the Glyph rules out of that document's rulesChecked.
+// fonts with an Identity CMap and TrueType glyphs, and for Type 3 fonts (what Chromium writes,
+// emoji included); glyphs of other fonts are marked unmodelled, which takes the Glyph rules out
+// of that document's rulesChecked.
 
 export const GLYPH_TYPES: ModelTypes = {
   Glyph: { props: ['name', 'toUnicode', 'renderingMode'] },
@@ -16,8 +17,11 @@ export const GLYPH_TYPES: ModelTypes = {
 
 interface FontInfo {
   modelled: boolean
+  /** bytes per character code: 2 for Identity CMaps, 1 for Type 3 fonts */
+  codeBytes: 1 | 2
   toUnicode: Map<number, string>
-  cidToGid: (cid: number) => number
+  /** the glyph a code selects: its name (.notdef for none) and a readable id */
+  glyph: (code: number) => { name: string; id: string }
   label: string
 }
 
@@ -29,8 +33,15 @@ interface TextState {
 /** glyphs kept per font: one object per distinct code */
 const MAX_CODES_PER_FONT = 65_536
 
-export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | undefined)[]): ModelObject[] {
+export interface GlyphResult {
+  objects: ModelObject[]
+  /** per font shown: 3 when all its text is invisible (Tr 3), else the first other mode used */
+  renderingModes: Map<PDFDict, number>
+}
+
+export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | undefined)[]): GlyphResult {
   const out: ModelObject[] = []
+  const renderingModes = new Map<PDFDict, number>()
   const fonts = new Map<PDFDict, FontInfo>()
   const seenCodes = new Map<PDFDict, Set<number>>()
   const unmodelledFonts = new Set<PDFDict>()
@@ -50,6 +61,8 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
     const show = (operand: Operand | undefined) => {
       const font = state.font
       if (!font || !(operand instanceof Uint8Array)) return
+      const mode = renderingModes.get(font)
+      if (mode === undefined || mode === 3) renderingModes.set(font, state.tr)
       const info = infoOf(font)
       if (!info.modelled) {
         if (!unmodelledFonts.has(font)) {
@@ -60,22 +73,18 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
       }
       const codes = seenCodes.get(font) ?? new Set<number>()
       seenCodes.set(font, codes)
-      for (let i = 0; i + 1 < operand.length; i += 2) {
-        const cid = (operand[i]! << 8) | operand[i + 1]!
+      for (let i = 0; i + info.codeBytes - 1 < operand.length; i += info.codeBytes) {
+        const code = info.codeBytes === 2 ? (operand[i]! << 8) | operand[i + 1]! : operand[i]!
         // a code seen again with another rendering mode is a different glyph use
-        const key = cid * 8 + Math.min(state.tr, 7)
+        const key = code * 8 + Math.min(state.tr, 7)
         if (codes.has(key) || codes.size >= MAX_CODES_PER_FONT) continue
         codes.add(key)
-        const gid = info.cidToGid(cid)
+        const glyph = info.glyph(code)
         out.push({
           type: 'Glyph',
           page: c.page,
-          context: `${info.label} CID ${cid} (GID ${gid})`,
-          props: {
-            name: gid === 0 ? '.notdef' : `gid${gid}`,
-            toUnicode: info.toUnicode.get(cid) ?? null,
-            renderingMode: state.tr,
-          },
+          context: `${info.label} code ${code} (${glyph.id})`,
+          props: { name: glyph.name, toUnicode: info.toUnicode.get(code) ?? null, renderingMode: state.tr },
         })
       }
     }
@@ -92,37 +101,72 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
       else if (op === 'TJ' && Array.isArray(operands[0])) for (const part of operands[0]) show(part)
     }
   }
-  return out
+  return { objects: out, renderingModes }
 }
 
 function fontInfo(v: Values, font: PDFDict): FontInfo {
-  const label = `font ${v.name(font, 'BaseFont') ?? '?'}`
+  const label = `font ${v.name(font, 'BaseFont') ?? v.name(font, 'Name') ?? '?'}`
+  const toUnicodeStream = v.stream(font, 'ToUnicode')
+  const program = toUnicodeStream ? v.decoded(toUnicodeStream) : undefined
+  const toUnicode = program
+    ? readToUnicode(Buffer.from(program).toString('latin1'))
+    : new Map<number, string>()
   const encoding = v.get(font, 'Encoding')
+  const subtype = v.name(font, 'Subtype')
+  if (subtype === 'Type3') {
+    // a Type 3 glyph is the procedure its Differences name selects in CharProcs
+    const names = differences(v, encoding instanceof PDFDict ? encoding : undefined)
+    const procs = v.dict(font, 'CharProcs')
+    return {
+      modelled: true,
+      codeBytes: 1,
+      toUnicode,
+      glyph: (code) => {
+        const name = names.get(code)
+        return { name: name && procs && v.has(procs, name) ? name : '.notdef', id: name ?? 'no name' }
+      },
+      label,
+    }
+  }
   const identity =
     encoding instanceof PDFName &&
     (encoding.decodeText() === 'Identity-H' || encoding.decodeText() === 'Identity-V')
   const cid = v.items(v.array(font, 'DescendantFonts'))[0]
   if (
-    v.name(font, 'Subtype') !== 'Type0' ||
+    subtype !== 'Type0' ||
     !identity ||
     !(cid instanceof PDFDict) ||
     v.name(cid, 'Subtype') !== 'CIDFontType2'
   ) {
-    return { modelled: false, toUnicode: new Map(), cidToGid: (x) => x, label }
+    return { modelled: false, codeBytes: 1, toUnicode, glyph: () => ({ name: '', id: '' }), label }
   }
   const map = v.get(cid, 'CIDToGIDMap')
   const mapBytes = map instanceof PDFRawStream ? v.decoded(map) : undefined
   const cidToGid = mapBytes
     ? (x: number) => (2 * x + 1 < mapBytes.length ? (mapBytes[2 * x]! << 8) | mapBytes[2 * x + 1]! : 0)
     : (x: number) => x
-  const toUnicodeStream = v.stream(font, 'ToUnicode')
-  const program = toUnicodeStream ? v.decoded(toUnicodeStream) : undefined
   return {
     modelled: true,
-    toUnicode: program ? readToUnicode(Buffer.from(program).toString('latin1')) : new Map(),
-    cidToGid,
+    codeBytes: 2,
+    toUnicode,
+    glyph: (code) => {
+      const gid = cidToGid(code)
+      // glyph 0 of a TrueType font is its .notdef glyph
+      return { name: gid === 0 ? '.notdef' : `gid${gid}`, id: `CID ${code}, GID ${gid}` }
+    },
     label,
   }
+}
+
+/** An Encoding dictionary's Differences: code to glyph name. */
+function differences(v: Values, encoding: PDFDict | undefined): Map<number, string> {
+  const names = new Map<number, string>()
+  let code = 0
+  for (const item of v.items(v.array(encoding, 'Differences'))) {
+    if (item instanceof PDFNumber) code = item.asNumber()
+    else if (item instanceof PDFName) names.set(code++, item.decodeText())
+  }
+  return names
 }
 
 const utf16 = (hex: string) =>
