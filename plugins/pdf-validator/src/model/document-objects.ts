@@ -58,6 +58,7 @@ export const DOCUMENT_TYPES: ModelTypes = {
   ICCOutputProfile: { props: ['deviceClass', 'colorSpace', 'version'] },
   ICCInputProfile: { props: ['deviceClass', 'colorSpace', 'version'] },
   PDEncryption: { props: ['P'] },
+  PDMediaClip: { props: ['CT', 'hasCorrectAlt'] },
 }
 
 const ACTION_KEYS = ['A', 'PA']
@@ -96,6 +97,7 @@ export function documentObjects(d: DocumentInput): ModelObject[] {
   out.push(...permissions(d))
   out.push(...fileSpecs(d))
   out.push(...outputIntents(d))
+  out.push(...mediaClips(d))
   return out
 }
 
@@ -450,4 +452,41 @@ function overlaps(a: number[], b: number[]): boolean {
   const [bx1, bx2] = [Math.min(b[0]!, b[2]!), Math.max(b[0]!, b[2]!)]
   const [by1, by2] = [Math.min(b[1]!, b[3]!), Math.max(b[1]!, b[3]!)]
   return ax1 < bx2 && bx1 < ax2 && ay1 < by2 && by1 < ay2
+}
+
+/** Media clip data dictionaries (/S /MCD) anywhere in the file, direct or indirect (ISO 14289-1 7.18.6.2). */
+function mediaClips(d: DocumentInput): ModelObject[] {
+  const { v } = d
+  const out: ModelObject[] = []
+  const seen = new Set<PDFDict>()
+  const visit = (o: PDFObject | undefined, where: string, depth: number) => {
+    if (depth > 32 || out.length > 10_000) return
+    if (o instanceof PDFArray) {
+      for (let i = 0; i < o.size(); i++) {
+        const item = o.get(i)
+        if (!(item instanceof PDFRef)) visit(item, where, depth + 1)
+      }
+      return
+    }
+    if (!(o instanceof PDFDict) || o instanceof PDFStream || seen.has(o)) return
+    seen.add(o)
+    if (v.name(o, 'S') === 'MCD') {
+      // the alternate description: pairs of language and text, every text non-empty
+      const alt = v.items(v.array(o, 'Alt'))
+      out.push({
+        type: 'PDMediaClip',
+        context: `${where} media clip`,
+        props: {
+          CT: v.text(o, 'CT'),
+          hasCorrectAlt:
+            alt.length >= 2 &&
+            alt.length % 2 === 0 &&
+            alt.every((x, i) => i % 2 === 0 || (textOf(x) ?? '') !== ''),
+        },
+      })
+    }
+    for (const [, value] of o.entries()) if (!(value instanceof PDFRef)) visit(value, where, depth + 1)
+  }
+  for (const [ref, obj] of d.objects) visit(obj, refLabel(ref), 0)
+  return out
 }
