@@ -4,6 +4,7 @@ import { DOCUMENT_TYPES, documentObjects, outputColorSpace } from './document-ob
 import { FONT_TYPES, fontObjects } from './font-objects.ts'
 import { GLYPH_TYPES, glyphObjects } from './glyph-objects.ts'
 import { GRAPHICS_TYPES, graphicsObjects } from './graphics-objects.ts'
+import { MARKED_CONTENT_TYPES, markedContentObjects } from './marked-content.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import { inherited, pageUse } from './page-resources.ts'
 import { Values } from './pdf-values.ts'
@@ -24,6 +25,7 @@ export const MODEL_TYPES: ModelTypes = {
   ...XMP_EXTENSION_TYPES,
   ...STRUCTURE_TYPES,
   ...GLYPH_TYPES,
+  ...MARKED_CONTENT_TYPES,
 }
 // page properties the graphics layer computes
 MODEL_TYPES.PDPage = { props: [...(DOCUMENT_TYPES.PDPage?.props ?? []), 'gOutputCS', 'containsTransparency'] }
@@ -83,6 +85,7 @@ export async function buildModel(bytes: Uint8Array): Promise<ModelObject[]> {
   const glyphs = glyphObjects(v, use, pageResources)
   out.push(...fontObjects(v, use, glyphs.renderingModes))
   out.push(...glyphs.objects)
+  out.push(...markedContentObjects(v, use))
   const xmp = mainXmp(v, catalogDict)
   out.push(...xmpObjects(xmp))
   out.push(...xmpPropertyObjects(xmp))
