@@ -28,6 +28,7 @@ export const FONT_TYPES: ModelTypes = {
   PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet'] },
   PDCMap: { props: ['CMapName', 'containsEmbeddedFile'] },
   CMapFile: { props: ['WMode', 'dictWMode', 'maximalCID'] },
+  TrueTypeFontProgram: { props: ['isSymbolic', 'nrCmaps', 'cmap30Present'] },
 }
 
 const STANDARD_14 = new Set([
@@ -170,6 +171,17 @@ export function fontObjects(
       LastChar: v.number(font, 'LastChar'),
       Widths_size: widths ? widths.size() : null,
     }
+    const program = subtype === 'TrueType' ? v.stream(descriptor, 'FontFile2') : undefined
+    const bytes = program ? v.decoded(program) : undefined
+    const cmaps = bytes ? trueTypeCmaps(bytes) : undefined
+    if (cmaps) {
+      out.push({
+        type: 'TrueTypeFontProgram',
+        page: f.page,
+        context: `${context} font program`,
+        props: { isSymbolic: (flags & 4) !== 0, nrCmaps: cmaps.length, cmap30Present: cmaps.includes('3,0') },
+      })
+    }
     if (subtype === 'TrueType') {
       out.push({
         type: 'PDTrueTypeFont',
@@ -226,4 +238,24 @@ function maximalCid(program: string): number {
     for (const m of (block[1] ?? '').matchAll(/<[0-9A-Fa-f]+>\s*(\d+)/g)) max = Math.max(max, Number(m[1]))
   }
   return max
+}
+
+/** The (platform, encoding) pairs of a TrueType font program's cmap subtables, or undefined. */
+function trueTypeCmaps(bytes: Uint8Array): string[] | undefined {
+  if (bytes.length < 12) return undefined
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const tables = view.getUint16(4)
+  for (let i = 0; i < tables && 12 + 16 * (i + 1) <= bytes.length; i++) {
+    const at = 12 + 16 * i
+    if (String.fromCharCode(...bytes.subarray(at, at + 4)) !== 'cmap') continue
+    const offset = view.getUint32(at + 8)
+    if (offset + 4 > bytes.length) return undefined
+    const count = view.getUint16(offset + 2)
+    const pairs: string[] = []
+    for (let k = 0; k < count && offset + 4 + 8 * (k + 1) <= bytes.length; k++) {
+      pairs.push(`${view.getUint16(offset + 4 + 8 * k)},${view.getUint16(offset + 6 + 8 * k)}`)
+    }
+    return pairs
+  }
+  return undefined
 }
