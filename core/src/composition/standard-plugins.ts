@@ -4,6 +4,7 @@ import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
 import { pdfToolsPlugin } from '@docsvc/pdf-tools'
+import { pdfValidatorPlugin } from '@docsvc/plugin-pdf-validator'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
 import { PROVIDER_PLUGINS } from './provider-plugins.ts'
 
@@ -19,5 +20,6 @@ export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   inputMarkdownPlugin,
   chromiumPlugin,
   pdfToolsPlugin,
+  pdfValidatorPlugin,
   imageCanvasPlugin,
 ] as PluginManifest<never>[]
