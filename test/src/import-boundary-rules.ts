@@ -69,6 +69,7 @@ export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['billed_renders', 'renders'],
   ['billing_accounts', 'billing'],
   ['billing_cycles', 'billing'],
+  ['billing_reservations', 'billing'],
   ['billing_thresholds', 'billing'],
   ['events', 'events'],
   ['templates', 'templates'],

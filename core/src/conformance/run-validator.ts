@@ -6,7 +6,8 @@ import type {
 } from '../sdk/pdf-pipeline-contracts.ts'
 
 // Asks the validators of a profile for a report, each within a time budget (decision 0109):
-// an external validator (veraPDF, when the operator installed one) first, then the plugins'.
+// an external validator (veraPDF, when the operator installed one) first, then the validators of
+// plugins the operator added, then the built-in one (an installed validator is meant to be asked).
 // The first that answers gives the verdict; one that throws or overruns is passed over, and when
 // none answers the caller gives SPEC 7.4's `*_validation_unavailable` warning.
 
@@ -31,12 +32,16 @@ export interface ValidateOptions {
   log(message: string): void
 }
 
-/** The validators that check a profile, veraPDF's first, then by id. */
+/** the ids of the validators docsvc ships (plugins/pdf-validator) start so: they answer last */
+export const BUILT_IN_ID_PREFIX = 'docsvc-'
+
+/** The validators that check a profile: veraPDF's, then added plugins', then the built-in, each by id. */
 export function validatorsFor(
   validators: Iterable<ConformanceValidator>,
   profile: ConformanceProfile,
 ): ConformanceValidator[] {
-  const rank = (v: ConformanceValidator) => (v.id.startsWith(VERAPDF_ID_PREFIX) ? 0 : 1)
+  const rank = (v: ConformanceValidator) =>
+    v.id.startsWith(VERAPDF_ID_PREFIX) ? 0 : v.id.startsWith(BUILT_IN_ID_PREFIX) ? 2 : 1
   return [...validators]
     .filter((v) => v.profiles.includes(profile))
     .sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id))

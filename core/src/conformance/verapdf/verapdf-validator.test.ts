@@ -139,6 +139,13 @@ describe('the veraPDF validator', () => {
     }
     const ordered = validatorsFor([builtin, validator('verapdf-pdfa')], 'pdfa-2b')
     expect(ordered.map((v) => v.id)).toEqual(['verapdf-pdfa', 'builtin'])
+    // the validator docsvc ships answers after one an operator added
+    const shipped = { ...builtin, id: 'docsvc-pdfa' }
+    expect(validatorsFor([shipped, builtin, validator('verapdf-pdfa')], 'pdfa-2b').map((v) => v.id)).toEqual([
+      'verapdf-pdfa',
+      'builtin',
+      'docsvc-pdfa',
+    ])
     const log: string[] = []
     const options = {
       profile: 'pdfa-2b' as const,

@@ -45,12 +45,17 @@ export const isClean = (o: Outcome) => o.report.errors.length === 0
 /** a fail file is caught when the report fails it (the corpus README's criterion) */
 export const isCaught = (o: Outcome) => !o.report.valid
 /** ... and caught by its clause when a rule of the clause it tests is among the errors */
+/** the rule ids a built-in report lists (the SDK also lets an external validator give a count) */
+export function checkedRuleIds(report: ConformanceReport): string[] {
+  return Array.isArray(report.rulesChecked) ? report.rulesChecked : []
+}
+
 export const isCaughtByClause = (o: Outcome) =>
   o.report.errors.some((f) => underClause(f.clause, o.file.clause))
 
 function missReason(o: Outcome): string {
   const rules = profileRules(o.file.profile).filter((r) => underClause(r.clause, o.file.clause))
-  const checked = new Set(o.report.rulesChecked ?? [])
+  const checked = new Set(checkedRuleIds(o.report))
   const open = rules.filter((r) => !checked.has(r.id)).map((r) => r.id)
   const other = o.report.errors.map((f) => f.ruleId)
   const parts = [
@@ -84,7 +89,7 @@ export function figures(outcomes: readonly Outcome[]): ProfileFigures {
 
 /** the rules checked on some file of the profile (a file whose glyphs cannot be read yet drops the Glyph rules) */
 function checkedRules(outcomes: readonly Outcome[]): Set<string> {
-  return new Set(outcomes.flatMap((o) => o.report.rulesChecked ?? []))
+  return new Set(outcomes.flatMap((o) => checkedRuleIds(o.report)))
 }
 
 const pct = (a: number, b: number) => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)} %`)
