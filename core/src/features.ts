@@ -1,6 +1,7 @@
 import type { FeatureModule } from './kernel/feature-module.ts'
 import { pdfToolsModule } from './pdf-tools/pdf-tools-module.ts'
 import { previewsModule } from './previews/previews-module.ts'
+import { storageModule } from './storage/storage-module.ts'
 import { templatesModule } from './templates/templates-module.ts'
 import { uploadsModule } from './uploads/uploads-module.ts'
 import { webhooksModule } from './webhooks/webhooks-module.ts'
@@ -12,4 +13,5 @@ export const FEATURE_MODULES: FeatureModule[] = [
   webhooksModule,
   uploadsModule,
   pdfToolsModule,
+  storageModule,
 ]

@@ -17,6 +17,7 @@ const RECORDED_NAMES = [
   '0009-billing',
   '0010-members',
   '0011-workspace-email-check',
+  '0013-storage-destinations',
 ]
 
 describe('migrations kept by their features', () => {
