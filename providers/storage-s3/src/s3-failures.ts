@@ -15,7 +15,8 @@ interface ErrorShape {
   $metadata?: { httpStatusCode?: number }
 }
 
-const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/
+const TLS_CODE =
+  /^(EPROTO$|ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/
 
 function nodeCode(error: ErrorShape): string | undefined {
   let current: ErrorShape | undefined = error

@@ -228,7 +228,9 @@ export class S3StorageProvider implements StorageProvider {
       await this.#settings.guard.checkUrl(this.#endpoint.href)
       return await run()
     } catch (err) {
-      throw s3Failure(err, operation, { bucket: this.#settings.bucket, host: this.#endpoint.host })
+      // the SDK reports any abort alike; the signal's reason says whether time ran out
+      const cause = signal.aborted ? signal.reason : err
+      throw s3Failure(cause, operation, { bucket: this.#settings.bucket, host: this.#endpoint.host })
     }
   }
 }

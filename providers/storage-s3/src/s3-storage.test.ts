@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import S3rver from '@20minutes/s3rver'
@@ -173,6 +174,31 @@ describe('object_store and object_store_compatible (SPEC 2.8)', () => {
       ])
     },
   )
+
+  it('tells a TLS failure (https to a plain-HTTP server) and a server that never answers', async () => {
+    const tls = await provider(settings({ endpoint: endpoint.replace('http:', 'https:') })).probe(options())
+    expect(tls.steps[0]).toMatchObject({
+      ok: false,
+      code: 'tls_error',
+      detail: expect.stringMatching(/TLS connection/),
+    })
+
+    const silent = createNetServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (silent.address() as { port: number }).port
+      const slow = await provider(settings({ endpoint: `http://127.0.0.1:${port}` })).probe({
+        signal: AbortSignal.timeout(300),
+      })
+      expect(slow.steps[0]).toMatchObject({
+        ok: false,
+        code: 'timeout',
+        detail: expect.stringMatching(/did not answer in time/),
+      })
+    } finally {
+      silent.close()
+    }
+  })
 
   it('connects only where the outbound guard allows: loopback is refused without the operator', async () => {
     const strict = s3StorageFactory('object_store_compatible', testOutboundGuard([]))
