@@ -2,6 +2,7 @@ import { einvoicesModule } from './einvoices/einvoices-module.ts'
 import type { FeatureModule } from './kernel/feature-module.ts'
 import { pdfToolsModule } from './pdf-tools/pdf-tools-module.ts'
 import { previewsModule } from './previews/previews-module.ts'
+import { storageModule } from './storage/storage-module.ts'
 import { templatesModule } from './templates/templates-module.ts'
 import { uploadsModule } from './uploads/uploads-module.ts'
 import { webhooksModule } from './webhooks/webhooks-module.ts'
@@ -14,4 +15,5 @@ export const FEATURE_MODULES: FeatureModule[] = [
   uploadsModule,
   pdfToolsModule,
   einvoicesModule,
+  storageModule,
 ]

@@ -79,6 +79,7 @@ export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['webhook_endpoints', 'webhooks'],
   ['webhook_deliveries', 'webhooks'],
   ['webhook_delivery_attempts', 'webhooks'],
+  ['storage_destinations', 'storage'],
 ])
 
 const CORE_PACKAGE = '@docsvc/core'

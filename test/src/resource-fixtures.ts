@@ -105,6 +105,22 @@ export async function createResources(
     'webhook delivery',
   )
   ids.delivery_id = delivery.id as string
+  const destination = expectStatus(
+    await call({
+      method: 'POST',
+      path: '/v1/storage-destinations',
+      key,
+      body: {
+        name: 'Sweep fixture',
+        provider: 'object_store',
+        config: { bucket: 'sweep-fixture', region: 'eu-central-1' },
+        credentials: { access_key_id: 'AKIAFIXTURE', secret_access_key: 'fixture-secret' },
+      },
+    }),
+    [201],
+    'storage destination',
+  )
+  ids.destination_id = destination.id as string
   const render = expectStatus(
     await call({
       method: 'POST',

@@ -6,6 +6,7 @@ import * as m0010 from '../members/migrations/0010-members.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
 import * as m0007 from '../renders/migrations/0007-renders-at-rest.ts'
 import * as m0008 from '../renders/migrations/0008-renders-in-flight.ts'
+import * as m0013 from '../storage/migrations/0013-storage-destinations.ts'
 import * as m0004 from '../templates/migrations/0004-templates.ts'
 import * as m0005 from '../uploads/migrations/0005-uploads.ts'
 import * as m0006 from '../webhooks/migrations/0006-webhooks.ts'
@@ -29,4 +30,5 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   billing: { '0009-billing': m0009, '0012-billing-reservations': m0012 },
   members: { '0010-members': m0010 },
   workspaces: { '0011-workspace-email-check': m0011 },
+  storage: { '0013-storage-destinations': m0013 },
 }

@@ -19,6 +19,10 @@ export type PluginSlot =
   | { of: 'inputs'; also: TSchema[] }
   /** one field of a scene renderer's scene schema (an image_canvas template's `layers`) */
   | { of: 'scene-field'; renderer: string; field: string }
+  /** a storage destination's `provider`: the kinds installed */
+  | { of: 'storage-providers' }
+  /** a storage destination's `config` or `credentials`: one of every storage provider's schemas */
+  | { of: 'storage-settings'; part: 'configSchema' | 'credentialsSchema' }
   /** a part the route takes open and core checks in code against this schema (template content) */
   | { of: 'schema'; schema: TSchema }
 
@@ -81,6 +85,21 @@ function resolveSlot(slot: PluginSlot, placeholder: Json, registries: Registries
     }
     case 'schema':
       return copy(slot.schema)
+    case 'storage-providers': {
+      const kinds = registries.storageProviders.keys()
+      return kinds.length > 0 ? { ...copy(placeholder), enum: kinds } : undefined
+    }
+    case 'storage-settings': {
+      const variants = registries.storageProviders.keys().map((provider) => ({
+        ...copy(registries.storageProviders.get(provider)?.[slot.part]),
+        title: `${provider} ${slot.part === 'configSchema' ? 'config' : 'credentials'}`,
+      }))
+      if (variants.length === 0) return undefined
+      return {
+        ...(placeholder.description ? { description: placeholder.description } : {}),
+        anyOf: variants,
+      }
+    }
     case 'inputs': {
       const variants = registries.inputs
         .keys()

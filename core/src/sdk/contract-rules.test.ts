@@ -22,10 +22,27 @@ describe('runProbeSteps', () => {
       ok: false,
       steps: [
         { name: 'write', ok: true, detail: 'wrote 32 bytes' },
-        { name: 'read', ok: false, detail: 'read back 0 bytes' },
+        { name: 'read', ok: false, code: 'failed', detail: 'read back 0 bytes' },
         { name: 'delete', ok: false, skipped: true },
       ],
     })
+  })
+
+  it("gives a failed step the provider failure's code, or its reason when it has none", async () => {
+    const report = await runProbeSteps([
+      [
+        'write',
+        async () => {
+          throw new StorageFailure('permanent', 'not_found', 'bucket acme does not exist', {
+            code: 'bucket_not_found',
+          })
+        },
+      ],
+    ])
+    expect(report.steps).toEqual([
+      { name: 'write', ok: false, code: 'bucket_not_found', detail: 'bucket acme does not exist' },
+    ])
+    expect(new StorageFailure('transient', 'unavailable', 'down').code).toBe('unavailable')
   })
 })
 

@@ -123,6 +123,7 @@ export {
   type ProbeReport,
   type ProbeStep,
   ProviderFailure,
+  type ProviderFailureOptions,
   readableCredentialFields,
   runProbeSteps,
   sourceBytes,

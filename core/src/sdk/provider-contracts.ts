@@ -17,13 +17,25 @@ export type FailureKind = 'transient' | 'permanent'
 export class ProviderFailure extends Error {
   readonly kind: FailureKind
   readonly reason: string
+  /**
+   * A finer stable word than `reason` for a probe step (`bucket_not_found`, `dns_failure`,
+   * `tls_error`); `reason` when the provider gives none.
+   */
+  readonly code: string
 
-  constructor(kind: FailureKind, reason: string, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+  constructor(kind: FailureKind, reason: string, message: string, options?: ProviderFailureOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'ProviderFailure'
     this.kind = kind
     this.reason = reason
+    this.code = options?.code ?? reason
   }
+}
+
+export interface ProviderFailureOptions {
+  cause?: unknown
+  /** see ProviderFailure.code */
+  code?: string
 }
 
 export function isProviderFailure(error: unknown): error is ProviderFailure {
@@ -62,6 +74,8 @@ export function sourceBytes(source: ByteSource): Promise<Buffer> {
 export interface ProbeStep {
   name: string
   ok: boolean
+  /** why the step failed, a stable snake_case word clients branch on (ProviderFailure.code) */
+  code?: string
   /** what failed or what was found; never a credential */
   detail?: string
   /** not run because an earlier step failed */
@@ -97,7 +111,12 @@ export async function runProbeSteps(
       steps.push(detail ? { name, ok: true, detail } : { name, ok: true })
     } catch (error) {
       failed = true
-      steps.push({ name, ok: false, detail: error instanceof Error ? error.message : String(error) })
+      steps.push({
+        name,
+        ok: false,
+        code: error instanceof ProviderFailure ? error.code : 'failed',
+        detail: error instanceof Error ? error.message : String(error),
+      })
     }
   }
   return { ok: !failed, steps }

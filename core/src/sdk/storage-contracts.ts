@@ -6,6 +6,7 @@ import {
   type ProbeOptions,
   type ProbeReport,
   ProviderFailure,
+  type ProviderFailureOptions,
 } from './provider-contracts.ts'
 
 // A storage destination (SPEC 2.8, 4.7) is an instance of a provider factory: the factory
@@ -37,7 +38,7 @@ export class StorageFailure extends ProviderFailure {
     kind: FailureKind,
     reason: StorageFailureReason,
     message: string,
-    options?: { cause?: unknown },
+    options?: ProviderFailureOptions,
   ) {
     super(kind, reason, message, options)
     this.name = 'StorageFailure'

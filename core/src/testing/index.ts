@@ -1,4 +1,5 @@
 export { readStream } from '../files/read-stored-file.ts'
+export { closedPort } from './closed-port.ts'
 export { type EinvoiceProfileSubject, runEinvoiceProfileContract } from './einvoice-contract.ts'
 export { type EmailContractSubject, type ReceivedEmail, runEmailContract } from './email-contract.ts'
 export { fakeInputContext } from './fake-input-context.ts'
