@@ -94,8 +94,6 @@ export const RESERVED_PROBLEM_CODES: Partial<Record<ProblemCode, string>> = {
   email_file_expired: 'issue 20 (email delivery): resending a send whose file is no longer hosted',
   email_not_resendable: 'issue 20 (email delivery): resending a send whose content was not kept',
   email_template_error: 'issue 20 (email delivery): an email rule field that cannot be parsed',
-  pdfa_conversion_failed: 'issue 17 (conformance): a PDF that cannot be made PDF/A',
-  pdfua_validation_failed: 'issue 17 (conformance): a PDF failing the PDF/UA-1 checks',
   item_files_expired: 'issue 21 (batches): retry-failed on a combine batch whose files are gone',
   zero_retention: 'issue 21 (batches): retry-failed on a zero-retention batch',
   quota_exceeded: 'issue 22 (signed links): a link that used its quota_total',
