@@ -1,4 +1,4 @@
-import { PdfMetadataSchema, type RenderWarningCode } from '@docsvc/core/sdk'
+import { makesTaggedPdf, PdfMetadataSchema, type RenderWarningCode } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
@@ -332,16 +332,11 @@ export function pdfPlan(
     print.headerTemplate = options.header_html ?? '<span></span>'
     print.footerTemplate = options.footer_html ?? '<span></span>'
   }
-  if (options.tagged !== undefined) print.tagged = options.tagged
-  if (options.outline) {
-    // Chromium builds the outline from the structure tree, so it needs a tagged PDF
-    if (options.tagged === false)
-      warn('feature_unavailable', 'outline needs a tagged PDF; with tagged: false no outline is made')
-    else {
-      print.outline = true
-      print.tagged = true
-    }
-  }
+  if (options.tagged !== undefined || options.outline) print.tagged = makesTaggedPdf(options)
+  // Chromium builds the outline from the structure tree, so it needs a tagged PDF
+  if (options.outline && print.tagged) print.outline = true
+  else if (options.outline)
+    warn('feature_unavailable', 'outline needs a tagged PDF; with tagged: false no outline is made')
   return { print, paper, margin, scale: options.scale ?? 1 }
 }
 
