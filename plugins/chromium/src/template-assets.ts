@@ -17,6 +17,9 @@ const FETCH_TIMEOUT_MS = 10_000
 
 const FONT_FACE = /@font-face\s*\{[^}]*\}/gi
 const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)/gi
+const STYLESHEET_LINK = /<link\b[^>]*\brel\s*=\s*["']?stylesheet\b[^>]*>/gi
+const HREF = /\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i
+const IMPORT = /@import\s+(?:url\(\s*)?(?:"([^"]*)"|'([^']*)'|([^\s;)'"]+))\s*\)?[^;]*;?/gi
 const IMG_SRC = /(<img\b[^>]*?\ssrc\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi
 // what a source that cannot be had becomes: a font source that fails at once without the
 // network (the next source or a fallback is used), an image of one transparent pixel
@@ -24,7 +27,13 @@ const NO_FONT = 'data:,'
 const NO_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'
 
 type Field = 'header_html' | 'footer_html'
-type Kind = 'font' | 'image'
+type Kind = 'font' | 'image' | 'stylesheet'
+const KIND_NAME: Record<Kind, string> = { font: 'web font', image: 'image', stylesheet: 'stylesheet' }
+const LEFT_OUT: Record<Kind, string> = {
+  font: 'its text printed in an installed font',
+  image: 'it is left out',
+  stylesheet: 'it is left out',
+}
 
 export interface TemplateAssetContext {
   fetch: GuardedFetch
@@ -34,6 +43,67 @@ export interface TemplateAssetContext {
 
 const urlOf = (a?: string, b?: string, c?: string) => (a ?? b ?? c ?? '').trim()
 const isInline = (url: string) => url.toLowerCase().startsWith('data:')
+
+function leftOut(ctx: TemplateAssetContext, field: Field, kind: Kind, url: string, why: string) {
+  ctx.warn('asset_failed', `${field}: the ${KIND_NAME[kind]} ${url} ${why}; ${LEFT_OUT[kind]}`)
+}
+
+/**
+ * The template with its stylesheets (`<link rel=stylesheet>`, `@import`) written in as <style>
+ * text, their relative url()s made absolute against the sheet: Chromium's print failed on either.
+ * One level: an @import inside a fetched sheet is left out with a warning, as is a sheet that
+ * cannot be had.
+ */
+async function inlineStylesheets(
+  field: Field,
+  html: string,
+  ctx: TemplateAssetContext,
+  budget: { left: number },
+): Promise<string> {
+  const sheets = new Map<string, string>()
+  const load = async (url: string) => {
+    if (sheets.has(url) || isInline(url)) return
+    const got = await fetchAsset(url, ctx, budget.left)
+    if (typeof got === 'string') {
+      leftOut(ctx, field, 'stylesheet', url, got)
+      sheets.set(url, '')
+      return
+    }
+    budget.left -= got.bytes.length
+    const css = got.bytes
+      .toString('utf8')
+      .replace(CSS_URL, (whole, a, b, c) => {
+        const ref = urlOf(a, b, c)
+        return ref === '' || isInline(ref) ? whole : `url("${URL.parse(ref, url)?.href ?? ref}")`
+      })
+      .replace(IMPORT, (_whole, a, b, c) => {
+        leftOut(
+          ctx,
+          field,
+          'stylesheet',
+          URL.parse(urlOf(a, b, c), url)?.href ?? urlOf(a, b, c),
+          'is imported by another stylesheet (one level is fetched)',
+        )
+        return ''
+      })
+    // the sheet goes inside <style>: it must not close it
+    sheets.set(url, css.replace(/<\/style/gi, '<\\/style'))
+  }
+  const links = [...html.matchAll(STYLESHEET_LINK)].map((m) => {
+    const href = HREF.exec(m[0])
+    return href ? urlOf(href[1], href[2], href[3]) : ''
+  })
+  const imports = [...html.matchAll(IMPORT)].map((m) => urlOf(m[1], m[2], m[3]))
+  for (const url of [...links, ...imports]) if (url) await load(url)
+  return html
+    .replace(STYLESHEET_LINK, (tag) => {
+      const href = HREF.exec(tag)
+      const css = href ? sheets.get(urlOf(href[1], href[2], href[3])) : undefined
+      if (css === undefined) return href ? tag : ''
+      return css ? `<style>${css}</style>` : ''
+    })
+    .replace(IMPORT, (whole, a, b, c) => sheets.get(urlOf(a, b, c)) ?? whole)
+}
 
 /** A template's @font-face sources and images: remote ones to fetch, inline fonts to preload. */
 function assetsOf(html: string): { remote: Map<string, Kind>; inlineFonts: string[] } {
@@ -59,6 +129,7 @@ async function inlineTemplateAssets(
   ctx: TemplateAssetContext,
   budget: { left: number },
 ): Promise<{ html: string; fonts: string[] }> {
+  html = await inlineStylesheets(field, html, ctx, budget)
   const { remote, inlineFonts } = assetsOf(html)
   // a font given as a data: URL needs the page to load it as well, as an inlined one does
   const fonts = [...inlineFonts]
