@@ -69,6 +69,22 @@ describe('an image_canvas template rendered as a PDF', () => {
     expect(qpdfReport(locked.rawPayload, ['--show-encryption'])).toMatch(/AESv3|R = 6/)
   })
 
+  it('is titled by its file name when given no title, as every untitled PDF', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/renders',
+      key: ws.testKey,
+      payload: {
+        delivery: 'binary',
+        filename: 'membership-card.pdf',
+        input: { type: 'template', template_id: templateId, version: 'draft' },
+        output: { format: 'pdf' },
+      },
+    })
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
+    expect(pdfInfo(res.rawPayload).Title).toBe('membership-card')
+  })
+
   it('refuses the print options a canvas cannot honour, naming each field', async () => {
     const res = await render({
       format: 'Letter',
