@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { pdfAttachmentNames, pdfInfo, qpdfReport } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../../core/src/testing/index.ts'
@@ -37,6 +41,17 @@ afterAll(async () => {
   await t?.close()
 })
 
+function requiresPassword(pdf: Buffer): boolean {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docsvc-canvas-'))
+  try {
+    const file = path.join(dir, 'out.pdf')
+    writeFileSync(file, pdf)
+    return spawnSync('qpdf', ['--requires-password', file]).status === 0
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 const render = (pdf: Record<string, unknown>) =>
   t.inject({
     method: 'POST',
@@ -61,11 +76,12 @@ describe('an image_canvas template rendered as a PDF', () => {
     expect(pdfAttachmentNames(pdf)).toEqual(['data.csv'])
     const listed = qpdfReport(pdf, ['--list-attachments'])
     expect(listed).toContain('data.csv')
+    expect(requiresPassword(pdf)).toBe(false)
 
     const locked = await render({ protect: { user_password: 'open-sesame' } })
     expect(locked.statusCode, locked.body.slice(0, 300)).toBe(200)
-    // qpdf --requires-password exits 0 (and prints nothing) when the file needs a password
-    expect(qpdfReport(locked.rawPayload, ['--requires-password'])).toBe('')
+    // qpdf --requires-password exits 0 when the file needs a password (2: not encrypted)
+    expect(requiresPassword(locked.rawPayload)).toBe(true)
     expect(qpdfReport(locked.rawPayload, ['--show-encryption'])).toMatch(/AESv3|R = 6/)
   })
 
