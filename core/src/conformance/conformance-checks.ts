@@ -1,5 +1,6 @@
 import type { ProblemCode } from '../kernel/problem-codes.ts'
 import type { ConformanceProfile } from '../sdk/pdf-pipeline-contracts.ts'
+import { makesTaggedPdf } from '../sdk/pdf-tagging.ts'
 import type { RenderWarningCode } from '../sdk/render-contracts.ts'
 
 // Which standards a render's PDF options ask to be checked against, and what a failed or
@@ -21,8 +22,8 @@ export interface ConformanceCheck {
 const PDFA_PROFILES: Record<string, ConformanceProfile> = { '2b': 'pdfa-2b', '3b': 'pdfa-3b' }
 
 /**
- * The checks of `pdf.pdfa` ('2b' or '3b'), `pdf.pdfua: true`, and `pdf.tagged: true` without
- * pdfua (a PDF/UA-1 report that never fails the render, SPEC 7.4
+ * The checks of `pdf.pdfa` ('2b' or '3b'), `pdf.pdfua: true`, and a tagged PDF (`tagged`, or
+ * `outline`: `makesTaggedPdf`) without pdfua (a PDF/UA-1 report that never fails the render, SPEC 7.4
  * `accessibility_validation_unavailable`). A preview never fails on a report (SPEC 4.10).
  */
 export function conformanceChecks(
@@ -48,7 +49,7 @@ export function conformanceChecks(
       unavailable: 'pdfua_validation_unavailable',
       title: 'PDF/UA-1',
     })
-  } else if (options.tagged === true) {
+  } else if (makesTaggedPdf(options)) {
     checks.push({
       profile: 'pdfua-1',
       reportKey: 'pdfua',

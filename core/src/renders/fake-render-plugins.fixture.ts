@@ -77,6 +77,8 @@ const PLAN_GATED_PDF_OPTIONS = {
   pdfa: Type.Optional(Type.Union([Type.Literal('2b'), Type.Literal('3b')])),
   pdfua: Type.Optional(Type.Boolean()),
   tagged: Type.Optional(Type.Boolean()),
+  // makes the PDF tagged, as Chromium's does: it owes a PDF/UA report
+  outline: Type.Optional(Type.Boolean()),
 }
 
 function fakeOutput(format: OutputFormat): RenderOutput<Record<string, unknown>> {

@@ -31,13 +31,38 @@ const greetingPlugin = definePlugin({
   },
 })
 
+// one printed file (handed back as a copy) and one it draws itself: each is finished once
+const posterPlugin = definePlugin({
+  id: 'poster-producer',
+  apiVersion: '^1',
+  provides: { producers: ['poster'] },
+  register({ registries }) {
+    registries.producers.add('poster', {
+      inputType: 'poster',
+      async produce(ctx) {
+        const printed = await ctx.print({ kind: 'html', html: 'printed poster' })
+        const drawn = {
+          format: 'pdf' as const,
+          contentType: 'application/pdf',
+          bytes: Buffer.from('PDF drawn poster'),
+        }
+        return { files: [{ ...printed, filename: 'printed.pdf' }, drawn] }
+      },
+    })
+  },
+})
+
 describe('a plugin that registers a render producer', () => {
   let t: TestKernel
   let ws: TestWorkspace
 
   beforeAll(async () => {
     t = await startTestKernel({
-      builtins: [...FAKE_RENDER_BUILTINS, greetingPlugin as PluginManifest<never>],
+      builtins: [
+        ...FAKE_RENDER_BUILTINS,
+        greetingPlugin as PluginManifest<never>,
+        posterPlugin as PluginManifest<never>,
+      ],
       roles: ['api', 'worker'],
     })
     ws = await t.createWorkspace({ plan: 'scale' })
@@ -68,6 +93,31 @@ describe('a plugin that registers a render producer', () => {
 
   it('shows in GET /v1/account capabilities beside core’s producers', async () => {
     const res = await t.inject({ method: 'GET', url: '/v1/account', key: ws.liveKey })
-    expect(res.json().capabilities.producers).toEqual(['einvoice', 'greeting', 'pdf_tool', 'template'])
+    expect(res.json().capabilities.producers).toEqual([
+      'einvoice',
+      'greeting',
+      'pdf_tool',
+      'poster',
+      'template',
+    ])
+  })
+
+  it('finishes every PDF the producer returns once, printed or drawn by itself (decision 0121)', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/renders',
+      key: ws.liveKey,
+      payload: { input: { type: 'poster' }, output: { format: 'pdf', pdf: { pdfa: '3b' } } },
+    })
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
+    const texts = await Promise.all(
+      (res.json().files as { url: string }[]).map(async ({ url }) => {
+        const { pathname, search } = new URL(url)
+        return (await t.inject({ method: 'GET', url: pathname + search })).body
+      }),
+    )
+    expect(texts).toHaveLength(2)
+    for (const text of texts) expect(text.split('[fake-pdfa').length - 1, text).toBe(1)
+    expect(texts[1]).toContain('drawn poster')
   })
 })

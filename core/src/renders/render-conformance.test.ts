@@ -188,6 +188,15 @@ describe('conformance of rendered PDFs', () => {
     ])
   })
 
+  it('reports on a PDF an outline makes tagged, and not on one with tagged: false', async () => {
+    const res = await render('doc pdfua-violate:7.1-8', { outline: true })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().result.conformance.pdfua).toMatchObject({ valid: false, profile: 'pdfua-1' })
+    const untagged = await render('doc pdfua-violate:7.1-8', { outline: true, tagged: false })
+    expect(untagged.statusCode).toBe(200)
+    expect(untagged.json().result?.conformance?.pdfua).toBeUndefined()
+  })
+
   it('refuses PDF/A with protect (400 at protect)', async () => {
     const res = await render('x', { pdfa: '2b', protect: { owner_password: 'owner-secret-1' } })
     expect(res.statusCode).toBe(400)

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { BillingService } from '../billing/billing-service.ts'
@@ -285,26 +286,14 @@ export class RenderRunner {
     })
     const fallbackTitle = renderFileStem(filename ?? request.filename, render.id)
     const preview = render.kind === 'preview'
-    const print = async (document: RenderDocument): Promise<RenderedFile> => {
-      const output = plugins.registries.outputs.get(request.output.format)
-      if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
-      base.log(`output ${request.output.format}`)
-      // read now: a template's producer sets its rendered header and footer on the request first
-      const options =
-        (request.output.format === 'pdf'
-          ? { ...request.output.pdf, ...templatedPdf }
-          : request.output.image) ?? {}
-      // bound: output plugins are class instances (the Chromium ones render with their pool)
-      const render = output.render.bind(output) as (
-        d: unknown,
-        o: unknown,
-        c: unknown,
-      ) => Promise<RenderedFile>
-      const file = await render(document, options, { ...base, maxPages, deadline })
-      base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
-      // the mark goes on before attachments and protection seal the file
-      const marked = base.test ? await this.#d.testMark(file, options) : file
-      return finishPdf(marked, options, {
+    // read when used: a template's producer sets its rendered header and footer on the request first
+    const printOptions = (): Record<string, unknown> =>
+      (request.output.format === 'pdf' ? { ...request.output.pdf, ...templatedPdf } : request.output.image) ??
+      {}
+    /** the bytes of every PDF finished so far: each is finished exactly once (decision 0121) */
+    const finished = new WeakSet<Buffer>()
+    const finish = async (file: RenderedFile, options: Record<string, unknown>): Promise<RenderedFile> => {
+      const done = await finishPdf(file, options, {
         fallbackTitle,
         tools: plugins.registries.pdfTools,
         postProcessors: registeredValues(plugins.registries.pdfPostProcessors),
@@ -322,6 +311,43 @@ export class RenderRunner {
           conformance[key] = report
         },
       })
+      finished.add(done.bytes)
+      return done
+    }
+    const print = async (document: RenderDocument): Promise<RenderedFile> => {
+      const output = plugins.registries.outputs.get(request.output.format)
+      if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
+      base.log(`output ${request.output.format}`)
+      const options = printOptions()
+      // bound: output plugins are class instances (the Chromium ones render with their pool)
+      const render = output.render.bind(output) as (
+        d: unknown,
+        o: unknown,
+        c: unknown,
+      ) => Promise<RenderedFile>
+      const file = await render(document, options, { ...base, maxPages, deadline })
+      base.log(`produced ${file.bytes.length} bytes${file.pages ? `, ${file.pages} pages` : ''}`)
+      // the mark goes on before attachments and protection seal the file
+      const marked = base.test ? await this.#d.testMark(file, options) : file
+      return finish(marked, options)
+    }
+    /**
+     * A producer that does not own its output answers the request's format and options: a PDF it
+     * drew itself (an image_canvas template) is finished as print() finishes one, and only once.
+     */
+    const finishDrawn = async (production: Production): Promise<Production> => {
+      if (request.output.format !== 'pdf') return production
+      // one after the other: each may write the render's conformance reports
+      const files: ProducedFile[] = []
+      for (const file of production.files) {
+        if (file.format !== 'pdf' || (!isStagedFile(file) && finished.has(file.bytes))) files.push(file)
+        else if (!isStagedFile(file)) files.push(await finish(file, printOptions()))
+        else {
+          const { path, size: _size, ...rest } = file
+          files.push(await finish({ ...rest, bytes: await readFile(path) }, printOptions()))
+        }
+      }
+      return { ...production, files }
     }
     // a templated filename names every file the producer did not name itself
     const named = (production: Production): Production =>
@@ -341,9 +367,17 @@ export class RenderRunner {
     const producer = plugins.registries.producers.get(request.input.type)
     if (producer) {
       base.log(`input ${request.input.type}`)
-      return named(
-        await producer.produce({ ...base, ...locale, render, deadline, maxPages, data, fetch, print }),
-      )
+      const production = await producer.produce({
+        ...base,
+        ...locale,
+        render,
+        deadline,
+        maxPages,
+        data,
+        fetch,
+        print,
+      })
+      return named(producer.ownsOutput ? production : await finishDrawn(production))
     }
     const input = plugins.registries.inputs.get(request.input.type)
     if (!input) throw new ProblemError('render_failed', 'This installation no longer offers the input.')

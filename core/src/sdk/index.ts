@@ -112,6 +112,7 @@ export {
   type PdfPostProcessPhase,
   type PdfPostProcessResult,
 } from './pdf-pipeline-contracts.ts'
+export { makesTaggedPdf } from './pdf-tagging.ts'
 export type { PlanFeature, PlanSkipWarningCode } from './plan-feature-contracts.ts'
 export type { ProducerContext, ProducerWork, Production, RenderProducer } from './producer-contracts.ts'
 export {

@@ -21,6 +21,13 @@ export interface TemplateRef {
 const IMAGE_CANVAS_FORMATS = ['png', 'jpeg', 'webp', 'pdf']
 
 /**
+ * The `pdf` options an image_canvas PDF honours (decision 0121): the finishing every PDF gets,
+ * and the locale of the templated filename. The rest set up a browser's print (paper, margins,
+ * header, tags, outline), and PDF/UA needs a tagged document a picture per page cannot be.
+ */
+const CANVAS_PDF_OPTIONS = new Set(['metadata', 'attachments', 'protect', 'pdfa', 'locale'])
+
+/**
  * Creation-time work of a template render, done before the render row exists so the client
  * hears about it synchronously: the key may use the template (403), it exists and is not in the
  * trash (404, 410), the version exists (404) and a draft is allowed (403 test_key_required), the
@@ -48,6 +55,16 @@ export class TemplateRenders {
         code: 'enum',
         message: `an image_canvas template renders ${IMAGE_CANVAS_FORMATS.join(', ')}`,
       })
+    }
+    if (template.type === 'image_canvas' && request.output.format === 'pdf') {
+      for (const [key, value] of Object.entries(request.output.pdf ?? {})) {
+        if (value === undefined || CANVAS_PDF_OPTIONS.has(key)) continue
+        problems.push({
+          path: `${render.optionsPointer}/${key}`,
+          code: 'conflict',
+          message: `an image_canvas template is drawn as a picture, not printed by a browser: ${key} cannot apply to its PDF; leave it out (it takes ${[...CANVAS_PDF_OPTIONS].join(', ')})`,
+        })
+      }
     }
     if (problems.length > 0) throw validationProblem(problems)
     if (request.data_url === null) {

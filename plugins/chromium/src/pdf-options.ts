@@ -1,4 +1,4 @@
-import { PdfMetadataSchema, ProblemError, type RenderWarningCode } from '@docsvc/core/sdk'
+import { makesTaggedPdf, PdfMetadataSchema, ProblemError, type RenderWarningCode } from '@docsvc/core/sdk'
 import type { Page } from 'playwright-core'
 import { type Static, Type } from 'typebox'
 import { LocaleSchema } from './page-locale.ts'
@@ -332,30 +332,22 @@ export function pdfPlan(
     print.headerTemplate = options.header_html ?? '<span></span>'
     print.footerTemplate = options.footer_html ?? '<span></span>'
   }
-  if (options.tagged !== undefined) print.tagged = options.tagged
-  if (options.pdfua) {
-    // PDF/UA-1 is built on Chromium's structure tree (decision 0103): an untagged print cannot be made one
-    if (options.tagged === false)
-      throw new ProblemError(
-        'validation_error',
-        'pdf.pdfua needs a tagged PDF; tagged: false contradicts it.',
-        {
-          errors: [
-            { path: '/output/pdf/tagged', code: 'conflict', message: 'must not be false with pdfua: true' },
-          ],
-        },
-      )
-    print.tagged = true
-  }
-  if (options.outline) {
-    // Chromium builds the outline from the structure tree, so it needs a tagged PDF
-    if (options.tagged === false)
-      warn('feature_unavailable', 'outline needs a tagged PDF; with tagged: false no outline is made')
-    else {
-      print.outline = true
-      print.tagged = true
-    }
-  }
+  // PDF/UA-1 is built on Chromium's structure tree (decision 0103): an untagged print cannot be made one
+  if (options.pdfua && options.tagged === false)
+    throw new ProblemError(
+      'validation_error',
+      'pdf.pdfua needs a tagged PDF; tagged: false contradicts it.',
+      {
+        errors: [
+          { path: '/output/pdf/tagged', code: 'conflict', message: 'must not be false with pdfua: true' },
+        ],
+      },
+    )
+  if (options.tagged !== undefined || options.outline || options.pdfua) print.tagged = makesTaggedPdf(options)
+  // Chromium builds the outline from the structure tree, so it needs a tagged PDF
+  if (options.outline && print.tagged) print.outline = true
+  else if (options.outline)
+    warn('feature_unavailable', 'outline needs a tagged PDF; with tagged: false no outline is made')
   return { print, paper, margin, scale: options.scale ?? 1 }
 }
 

@@ -7,6 +7,7 @@ import type { TemplateToCheck } from './font-check.ts'
 import { checkHeaderFooterFit, type PdfOptions, PdfOptionsSchema, pdfPlan } from './pdf-options.ts'
 import { countPdfPages } from './pdf-page-count.ts'
 import { renderDocument } from './render-document.ts'
+import { preloadTemplateFonts, withTemplateAssets } from './template-assets.ts'
 
 /** The `pdf` output: Chromium's print to PDF with page size, margins, header and footer. */
 export class PdfOutput implements RenderOutput<PdfOptions> {
@@ -20,25 +21,32 @@ export class PdfOutput implements RenderOutput<PdfOptions> {
     this.pool = pool
   }
 
-  async render(doc: RenderDocument, options: PdfOptions, ctx: OutputContext): Promise<RenderedFile> {
-    const plan = pdfPlan(options ?? {}, (code, message) => ctx.warn(code, message))
+  async render(doc: RenderDocument, given: PdfOptions, ctx: OutputContext): Promise<RenderedFile> {
+    // the header and footer load nothing while printing: their remote fonts and images go in as data: URLs
+    const { options, fonts } = await withTemplateAssets(given ?? {}, {
+      fetch: (url, o) => this.pool.guard.fetch(url, o),
+      deadline: ctx.deadline,
+      warn: (code, message) => ctx.warn(code, message),
+    })
+    const plan = pdfPlan(options, (code, message) => ctx.warn(code, message))
     let title: string | null = null
     let missingGlyphs: string[] = []
     const bytes = await renderDocument(this.pool, doc, ctx, {
-      locale: options?.locale,
-      templates: templatesToCheck(options ?? {}, plan.paper.width),
+      locale: options.locale,
+      templates: templatesToCheck(options, plan.paper.width),
       onMissingGlyphs: (chars) => {
         missingGlyphs = chars
       },
       produce: async ({ page }) => {
-        await checkHeaderFooterFit(page, options ?? {}, plan, (code, message) => ctx.warn(code, message))
+        await checkHeaderFooterFit(page, options, plan, (code, message) => ctx.warn(code, message))
+        await preloadTemplateFonts(page, fonts)
         // Chromium titles an untitled document with its URL (about:blank): the kernel replaces that
         title = (await page.title()).trim() || null
         if (plan.print.tagged) await declareUndeterminedLanguage(page)
         try {
           return await page.pdf(plan.print)
         } catch (err) {
-          if (!options?.page_ranges || !/page range/i.test(causeText(err))) throw err
+          if (!options.page_ranges || !/page range/i.test(causeText(err))) throw err
           // the page count makes the answer actionable; it costs a second print, on failure only
           const { pageRanges: _asked, ...wholeDocument } = plan.print
           const pages = await page

@@ -61,7 +61,8 @@ export async function encodeRaster(raster: Raster, options: EncodeOptions): Prom
     }
     case 'pdf': {
       const bytes = await rasterPdfInWorker(await png(raster, image), options.pageSize, options.textRuns)
-      return { format: 'pdf', contentType: 'application/pdf', bytes, pages: 1 }
+      // a scene has no title: the kernel titles the PDF by its file name, as any untitled one
+      return { format: 'pdf', contentType: 'application/pdf', bytes, pages: 1, title: null }
     }
   }
 }
