@@ -8,8 +8,8 @@ export interface Decimal {
   readonly scale: number
 }
 
-/** What a model amount may be written as: a plain decimal string or a JSON number. */
-export const DECIMAL_PATTERN = '^[+-]?[0-9]+(\\.[0-9]+)?$'
+/** What a model amount may be written as: an xs:decimal string (`19.90`, `100.`, `.5`) or a JSON number. */
+export const DECIMAL_PATTERN = '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$'
 const DECIMAL_RE = new RegExp(DECIMAL_PATTERN)
 
 export const ZERO: Decimal = { units: 0n, scale: 0 }
@@ -23,8 +23,8 @@ export function parseDecimal(value: string | number): Decimal {
   if (!DECIMAL_RE.test(text)) throw new RangeError(`not a decimal number: ${JSON.stringify(value)}`)
   const negative = text.startsWith('-')
   text = text.replace(/^[+-]/, '')
-  const [whole = '0', fraction = ''] = text.split('.')
-  const units = BigInt(whole + fraction)
+  const [whole = '', fraction = ''] = text.split('.')
+  const units = BigInt(`${whole || '0'}${fraction}`)
   return { units: negative ? -units : units, scale: fraction.length }
 }
 

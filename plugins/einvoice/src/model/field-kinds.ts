@@ -23,10 +23,14 @@ export function decimal(term: string, title: string, example: string) {
   })
 }
 
+/** Characters XML 1.0 cannot carry (control characters but tab, LF, CR; U+FFFE, U+FFFF) are refused. */
+const XML_TEXT = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$'
+
 export function text(term: string, title: string, example: string, maxLength = 1000) {
   return Type.String({
     minLength: 1,
     maxLength,
+    pattern: XML_TEXT,
     description: described(term, title),
     [TERM_KEY]: term,
     examples: [example],

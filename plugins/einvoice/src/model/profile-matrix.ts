@@ -205,6 +205,24 @@ const COMPUTING_ONLY: Record<string, readonly ProfileId[]> = {
   lines: ['MINIMUM', 'BASIC_WL'],
 }
 
+let termsByPath: Map<string, string> | undefined
+
+/**
+ * A field the matrix does not name starts at EN16931, except the parts of a term (an
+ * identifier's `id` and `scheme`, BT-30 and BT-30-1), which go with the term they belong to.
+ */
+function carriedFrom(path: string): ProfileId {
+  const named = CARRIED_FROM[path]
+  if (named) return named
+  termsByPath ??= new Map(modelFields().map((f) => [f.path, f.term]))
+  const parent = path.slice(0, path.lastIndexOf('.')).replace(/\[\]$/, '')
+  const term = termsByPath.get(path)
+  const parentTerm = termsByPath.get(parent)
+  const partOfParent =
+    parent !== path && term && parentTerm && (term === parentTerm || term.startsWith(`${parentTerm}-`))
+  return partOfParent ? carriedFrom(parent) : 'EN16931'
+}
+
 export type FieldStatus = 'required' | 'optional' | 'computing_only' | 'not_carried'
 
 export interface ModelField {
@@ -246,7 +264,7 @@ function objectOf(schema: TSchema): TObject | undefined {
 
 export function fieldStatus(path: string, profile: ProfileId, schemaRequired: boolean): FieldStatus {
   if (COMPUTING_ONLY[path]?.includes(profile)) return 'computing_only'
-  const from = CARRIED_FROM[path] ?? 'EN16931'
+  const from = carriedFrom(path)
   if (LEVEL[profile] < LEVEL[from]) return 'not_carried'
   return schemaRequired || REQUIRED_IN[path]?.includes(profile) ? 'required' : 'optional'
 }
@@ -290,4 +308,29 @@ function derive(schema: TSchema, prefix: string, profile: ProfileId): TSchema {
     if (status === 'required') required.push(key)
   }
   return { ...object, properties, required } as unknown as TSchema
+}
+
+/**
+ * The part of a (completed) invoice a profile writes: fields it does not carry, and the
+ * computing-only lines of MINIMUM and BASIC_WL, left out.
+ */
+export function carriedPart<T>(invoice: T, profile: ProfileId): T {
+  return prune(invoice, InvoiceSchema, '', profile) as T
+}
+
+function prune(value: unknown, schema: TSchema, prefix: string, profile: ProfileId): unknown {
+  if (Array.isArray(value))
+    return value.map((v) => prune(v, (schema as unknown as { items: TSchema }).items, `${prefix}[]`, profile))
+  const object = objectOf(schema)
+  if (!object || typeof value !== 'object' || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema = (object.properties as Record<string, TSchema>)[key]
+    const path = prefix ? `${prefix}.${key}` : key
+    if (!childSchema) continue
+    const status = fieldStatus(path, profile, false)
+    if (status === 'not_carried' || status === 'computing_only') continue
+    out[key] = prune(child, childSchema, path, profile)
+  }
+  return out
 }
