@@ -1,3 +1,4 @@
+import type { Invoice } from './model/invoice-schema.ts'
 import type { ProfileId } from './model/profile-matrix.ts'
 
 // BT-24 (specification identifier) of each profile: CII's GuidelineSpecifiedDocumentContext-
@@ -20,3 +21,8 @@ export function profileOfGuideline(id: string | undefined): ProfileId | undefine
 
 /** The TEST note (BT-22) a test render carries first (SPEC 4.3). */
 export const TEST_NOTE = 'TEST: this invoice was made with a test key and is not valid for payment or tax.'
+
+/** BG-1 as written: a test render's TEST note first, for every profile that has notes. */
+export function writtenNotes(inv: Invoice, profile: ProfileId, test: boolean): NonNullable<Invoice['notes']> {
+  return [...(test && profile !== 'MINIMUM' ? [{ text: TEST_NOTE }] : []), ...(inv.notes ?? [])]
+}

@@ -98,3 +98,28 @@ describe('the six profiles write CII', () => {
     expect(profile.filename(SAMPLE_INVOICE, 'rechnung')).toBe('rechnung.xml')
   })
 })
+
+describe('EN16931 and XRECHNUNG write UBL 2.1', () => {
+  for (const id of ['EN16931', 'XRECHNUNG'] as const)
+    for (const typeCode of ['380', '381'])
+      it(`${id}: type code ${typeCode} is an XSD-valid ${typeCode === '381' ? 'CreditNote' : 'Invoice'} that reads back`, () => {
+        const model = { ...SAMPLE_INVOICE, type_code: typeCode }
+        const xml = einvoiceProfile(id).writeXml(model, { syntax: 'ubl', test: true })
+        const credit = typeCode === '381'
+        expect(xml.toString('utf8')).toContain(credit ? '<CreditNote xmlns=' : '<Invoice xmlns=')
+        if (XMLLINT) expect(xsdErrors(xml, credit ? XSD.ublCreditNote : XSD.ublInvoice)).toBe('')
+        const read = readInvoiceXml(xml)
+        expect(read.unread).toEqual([])
+        expect(read.profile).toBe(id)
+        expect(read.invoice.notes?.[0]?.text).toBe(TEST_NOTE)
+        expect(read.invoice.notes?.[1]).toEqual(SAMPLE_INVOICE.notes?.[0])
+        // BT-9 sits in PaymentMeans in a credit note, in DueDate in an invoice: it comes back either way
+        expect(read.invoice.due_date).toBe('2026-12-09')
+        expect(read.invoice.totals?.due_payable).toBe('193.81')
+        expect(read.invoice.lines?.[1]).toMatchObject({
+          net_amount: '120.00',
+          gross_price: '100',
+          price_discount: '20',
+        })
+      })
+})

@@ -239,7 +239,7 @@ export function readCii(root: XmlNode): ReadInvoice {
     tax_point_code: firstTax?.value('DueDateTypeCode'),
     due_date: terms.map((t) => dateTime(t, 'DueDateDateTime')).find(Boolean),
     buyer_reference: agreement?.value('BuyerReference'),
-    project_reference: project && { id: project.value('ID') ?? '', name: project.value('Name') },
+    project_reference: project && { id: project.value('ID') ?? '', name: projectName(project.value('Name')) },
     contract_reference: agreement?.value('ContractReferencedDocument', 'IssuerAssignedID'),
     order_reference: agreement?.value('BuyerOrderReferencedDocument', 'IssuerAssignedID'),
     sales_order_reference: agreement?.value('SellerOrderReferencedDocument', 'IssuerAssignedID'),
@@ -388,3 +388,6 @@ function markDateFormats(node: XmlNode | undefined): void {
   if (node.used && 'format' in node.attributes) node.attribute('format')
   for (const c of node.children) markDateFormats(c)
 }
+
+/** The placeholder EN 16931's CII binding writes for the mandatory project name is no name. */
+const projectName = (name: string | undefined) => (name === 'Project reference' ? undefined : name)

@@ -1,8 +1,16 @@
 import { type EinvoiceWriteOptions, ProblemError } from '@docsvc/core/sdk'
-import type { Invoice, InvoiceLine } from '../model/invoice-schema.ts'
+import type {
+  Address,
+  AllowanceOrCharge,
+  Contact,
+  Identifier,
+  Invoice,
+  InvoiceLine,
+} from '../model/invoice-schema.ts'
 import type { ProfileId } from '../model/profile-matrix.ts'
+import { grossPriceOf } from '../model/totals.ts'
 import { amountText, compactDate } from '../model/values.ts'
-import { GUIDELINE_IDS, TEST_NOTE } from '../profile-guidelines.ts'
+import { GUIDELINE_IDS, writtenNotes } from '../profile-guidelines.ts'
 import { element, group, leaf, type XmlContent, type XmlElement, xmlDocument } from '../xml/xml-builder.ts'
 
 // UN/CEFACT Cross Industry Invoice D16B as EN 16931 (and Factur-X/ZUGFeRD) bind it, elements
@@ -16,10 +24,6 @@ const NS = {
   'xmlns:qdt': 'urn:un:unece:uncefact:data:standard:QualifiedDataType:100',
   'xmlns:udt': 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100',
 }
-
-type Address = NonNullable<Invoice['buyer']['address']>
-type Identifier = { id: string; scheme?: string }
-type Contact = NonNullable<Invoice['seller']['contact']>
 
 const dateTime = (name: string, value: string | undefined) =>
   value === undefined
@@ -107,16 +111,6 @@ const vatTax = (name: string, category: string, rate: string | number | undefine
     amount('ram:RateApplicablePercent', rate),
   ])
 
-type AllowanceOrCharge = {
-  amount: string | number
-  base_amount?: string | number
-  percentage?: string | number
-  reason?: string
-  reason_code?: string
-  vat_category?: string
-  vat_rate?: string | number
-}
-
 const allowanceCharge = (isCharge: boolean, a: AllowanceOrCharge) =>
   element('ram:SpecifiedTradeAllowanceCharge', [
     indicator('ram:ChargeIndicator', isCharge),
@@ -135,6 +129,7 @@ const period = (p: { start?: string; end?: string } | undefined) =>
   ])
 
 function line(l: InvoiceLine): XmlElement {
+  const gross = grossPriceOf(l)
   const basis = leaf('ram:BasisQuantity', amountText(l.base_quantity), { unitCode: l.base_quantity_unit })
   return element('ram:IncludedSupplyChainTradeLineItem', [
     element('ram:AssociatedDocumentLineDocument', [
@@ -163,9 +158,9 @@ function line(l: InvoiceLine): XmlElement {
     element('ram:SpecifiedLineTradeAgreement', [
       l.order_line_reference &&
         element('ram:BuyerOrderReferencedDocument', [leaf('ram:LineID', l.order_line_reference)]),
-      l.gross_price !== undefined &&
+      gross !== undefined &&
         element('ram:GrossPriceProductTradePrice', [
-          amount('ram:ChargeAmount', l.gross_price),
+          amount('ram:ChargeAmount', gross),
           basis,
           l.price_discount !== undefined &&
             element('ram:AppliedTradeAllowanceCharge', [
@@ -373,10 +368,7 @@ export function writeCii(
   profile: ProfileId,
   options: Pick<EinvoiceWriteOptions, 'test'>,
 ): Buffer {
-  const notes = [
-    ...(options.test && profile !== 'MINIMUM' ? [{ text: TEST_NOTE }] : []),
-    ...(inv.notes ?? []),
-  ]
+  const notes = writtenNotes(inv, profile, options.test)
   return xmlDocument(
     element(
       'rsm:CrossIndustryInvoice',
@@ -394,7 +386,7 @@ export function writeCii(
           notes.map((n) =>
             element('ram:IncludedNote', [
               leaf('ram:Content', n.text),
-              leaf('ram:SubjectCode', 'subject_code' in n ? n.subject_code : undefined),
+              leaf('ram:SubjectCode', n.subject_code),
             ]),
           ),
         ]),

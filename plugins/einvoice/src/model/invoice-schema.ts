@@ -324,3 +324,11 @@ export const InvoiceSchema = group('EN 16931', 'Invoice', {
 export type Invoice = Static<typeof InvoiceSchema>
 export type InvoiceLine = NonNullable<Invoice['lines']>[number]
 export type Amount = string | number
+
+// The shapes the writers and readers share, named once.
+export type Address = NonNullable<Invoice['buyer']['address']>
+export type Identifier = { id: string; scheme?: string }
+export type Contact = NonNullable<Invoice['seller']['contact']>
+/** a document level (BG-20/21, with VAT) or line level (BG-27/28) allowance or charge */
+export type AllowanceOrCharge = NonNullable<InvoiceLine['allowances']>[number] &
+  Partial<Pick<NonNullable<Invoice['allowances']>[number], 'vat_category' | 'vat_rate'>>

@@ -218,3 +218,13 @@ export function completeInvoice(invoice: Invoice): CompletedInvoice {
   if (breakdown) completed.vat_breakdown = breakdown
   return { invoice: completed, findings }
 }
+
+/**
+ * BT-148 when only BT-147 is given: gross = net + discount (EN 16931: BT-146 = BT-148 − BT-147).
+ * CII can only carry a price discount inside the gross price.
+ */
+export function grossPriceOf(line: InvoiceLine): string | undefined {
+  if (line.gross_price !== undefined) return String(line.gross_price)
+  if (line.price_discount === undefined) return undefined
+  return decimalText(add(parseDecimal(line.net_price), parseDecimal(line.price_discount)))
+}
