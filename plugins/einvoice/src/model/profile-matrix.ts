@@ -263,7 +263,13 @@ function objectOf(schema: TSchema): TObject | undefined {
 }
 
 export function fieldStatus(path: string, profile: ProfileId, schemaRequired: boolean): FieldStatus {
-  if (COMPUTING_ONLY[path]?.includes(profile)) return 'computing_only'
+  // a computing-only group's fields are accepted (and not written) with it
+  const computing = Object.keys(COMPUTING_ONLY).some(
+    (group) =>
+      (path === group || path.startsWith(`${group}[]`) || path.startsWith(`${group}.`)) &&
+      COMPUTING_ONLY[group]?.includes(profile),
+  )
+  if (computing) return 'computing_only'
   const from = carriedFrom(path)
   if (LEVEL[profile] < LEVEL[from]) return 'not_carried'
   return schemaRequired || REQUIRED_IN[path]?.includes(profile) ? 'required' : 'optional'
