@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { writeCii } from './cii/cii-writer.ts'
 import type { Invoice } from './model/invoice-schema.ts'
-import { grossPriceOf } from './model/totals.ts'
+import { completeInvoice, grossPriceOf } from './model/totals.ts'
 import { readInvoiceXml } from './read-invoice.ts'
 import { CII_SAMPLES, EINVOICE_SHARED, UBL_SAMPLES, XSD } from './sample-files.ts'
 import { isCreditNote } from './ubl/credit-note.ts'
@@ -94,6 +94,19 @@ describe.skipIf(!existsSync(EINVOICE_SHARED))('official samples: read, write, re
             expect(second.invoice).toEqual(heldBy(first.invoice, target))
           })
     })
+
+  it('computes the totals and VAT breakdown of every sample as its sender did (BR-CO-10 ... BR-CO-17)', () => {
+    // 05.01a is an XRechnung extension case: third-party payments (BG-DEX-09, cac:PrepaidPayment,
+    // not in the model yet) lower BT-115 by their sum, beyond EN 16931's BR-CO-16
+    const expected: Record<string, string[]> = { '05.01a-INVOICE_ubl.xml': ['BR-CO-16'] }
+    const found: Record<string, string[]> = {}
+    for (const [, files] of samples)
+      for (const file of files) {
+        const { findings } = completeInvoice(readInvoiceXml(readFileSync(file)).invoice)
+        if (findings.length > 0) found[basename(file)] = findings.map((f) => f.ruleId)
+      }
+    expect(found).toEqual(expected)
+  })
 
   it('lists what the model does not hold yet, and only that (unread-baseline.json)', () => {
     const seen = Object.fromEntries(

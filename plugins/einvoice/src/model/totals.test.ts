@@ -55,11 +55,11 @@ describe('totals and VAT breakdown', () => {
     const { findings } = completeInvoice({
       ...base,
       lines: [line('1', '2', '10')],
-      vat_breakdown: [{ category: 'S', rate: '19', taxable_amount: '20.00', tax_amount: '3.00' }],
+      vat_breakdown: [{ category: 'S', rate: '19', taxable_amount: '20.00', tax_amount: '2.70' }],
       totals: {
         line_total: '21',
         tax_exclusive: '20',
-        vat_total: '3.00',
+        vat_total: '2.70',
         tax_inclusive: '23.80',
         due_payable: '23',
       },
@@ -71,7 +71,20 @@ describe('totals and VAT breakdown', () => {
       ['BR-CO-15', '/totals/tax_inclusive'],
       ['BR-CO-16', '/totals/due_payable'],
     ])
-    expect(findings[0]!.message).toBe('VAT category tax amount (BT-117) is 3.00 but must be 3.80')
+    expect(findings[0]!.message).toBe('VAT category tax amount (BT-117) is 2.70 but must be 3.80')
+  })
+
+  it('accepts a VAT amount within one currency unit, as the official BR-CO-17 does', () => {
+    const breakdown = (tax: string) =>
+      completeInvoice({
+        ...base,
+        vat_breakdown: [{ category: 'S', rate: '19.00', taxable_amount: '-72.50', tax_amount: tax }],
+      }).findings.map((f) => f.ruleId)
+    expect(breakdown('-13.78')).toEqual([])
+    expect(breakdown('-12.78')).toEqual([])
+    expect(breakdown('-14.78')).toEqual([])
+    expect(breakdown('-12.77')).toEqual(['BR-CO-17'])
+    expect(breakdown('-14.79')).toEqual(['BR-CO-17'])
   })
 
   it('checks a given taxable amount against its category (BR-S-08, BR-IC-08)', () => {
