@@ -13,9 +13,12 @@ const xmlIn = (folder: string, filter: (name: string) => boolean = () => true) =
     .map((n) => join(EINVOICE_SHARED, folder, n))
 
 const businessCases = (suffix: string) =>
-  ['business-cases/standard', 'business-cases/extension', 'technical-cases/cius', 'technical-cases/cvd'].flatMap(
-    (folder) => xmlIn(`xrechnung-testsuite/${folder}`, (n) => n.endsWith(suffix)),
-  )
+  [
+    'business-cases/standard',
+    'business-cases/extension',
+    'technical-cases/cius',
+    'technical-cases/cvd',
+  ].flatMap((folder) => xmlIn(`xrechnung-testsuite/${folder}`, (n) => n.endsWith(suffix)))
 
 export const CII_SAMPLES = (): string[] => [...xmlIn('examples/cii'), ...businessCases('_uncefact.xml')]
 export const UBL_SAMPLES = (): string[] => [...xmlIn('examples/ubl'), ...businessCases('_ubl.xml')]

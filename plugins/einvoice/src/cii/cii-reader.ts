@@ -66,20 +66,55 @@ function taxRegistration(party: XmlNode, scheme: 'VA' | 'FC'): string | undefine
   return undefined
 }
 
-function party(node: XmlNode) {
-  const legal = node.one('SpecifiedLegalOrganization')
-  const electronic = node.one('URIUniversalCommunication')
+/** What the model holds of each party; the rest of a party element stays unread (and listed). */
+const PARTY_FIELDS = {
+  seller: [
+    'ids',
+    'name',
+    'additional_legal_info',
+    'legal',
+    'contact',
+    'address',
+    'electronic_address',
+    'vat_id',
+    'tax_registration_id',
+  ],
+  buyer: ['id', 'name', 'legal', 'contact', 'address', 'electronic_address', 'vat_id'],
+  payee: ['id', 'name', 'legal_id'],
+  tax_representative: ['name', 'address', 'vat_id'],
+  ship_to: ['id', 'name', 'address'],
+} as const
+type PartyRole = keyof typeof PARTY_FIELDS
+type PartyField = (typeof PARTY_FIELDS)[PartyRole][number]
+
+/** The first ID or GlobalID: the model holds one identifier for these parties. */
+function firstPartyId(party: XmlNode): Identifier | undefined {
+  const first = party.children.find((c) => c.name === 'ID' || c.name === 'GlobalID')
+  if (first) first.used = true
+  return identifier(first)
+}
+
+function party(node: XmlNode, role: PartyRole) {
+  const wanted = new Set<PartyField>(PARTY_FIELDS[role])
+  const take = <T>(field: PartyField, read: () => T): T | undefined =>
+    wanted.has(field) ? read() : undefined
+  const legal =
+    take('legal', () => node.one('SpecifiedLegalOrganization')) ??
+    take('legal_id', () => node.one('SpecifiedLegalOrganization'))
   return {
-    ids: partyIds(node),
-    name: node.value('Name') ?? '',
-    additional_legal_info: node.value('Description'),
-    legal_registration_id: identifier(legal?.one('ID')),
-    trading_name: legal?.value('TradingBusinessName'),
-    contact: contact(node.one('DefinedTradeContact')),
-    address: address(node.one('PostalTradeAddress')),
-    electronic_address: identifier(electronic?.one('URIID')),
-    vat_id: taxRegistration(node, 'VA'),
-    tax_registration_id: taxRegistration(node, 'FC'),
+    ids: take('ids', () => partyIds(node)) ?? [],
+    id: take('id', () => firstPartyId(node)),
+    name: take('name', () => node.value('Name')) ?? '',
+    additional_legal_info: take('additional_legal_info', () => node.value('Description')),
+    legal_registration_id: legal && identifier(legal.one('ID')),
+    trading_name: take('legal', () => legal?.value('TradingBusinessName')),
+    contact: take('contact', () => contact(node.one('DefinedTradeContact'))),
+    address: take('address', () => address(node.one('PostalTradeAddress'))),
+    electronic_address: take('electronic_address', () =>
+      identifier(node.one('URIUniversalCommunication')?.one('URIID')),
+    ),
+    vat_id: take('vat_id', () => taxRegistration(node, 'VA')),
+    tax_registration_id: take('tax_registration_id', () => taxRegistration(node, 'FC')),
   }
 }
 
@@ -186,17 +221,17 @@ export function readCii(root: XmlNode): ReadInvoice {
   const settlement = tx?.one('ApplicableHeaderTradeSettlement')
   const sellerNode = agreement?.one('SellerTradeParty')
   const buyerNode = agreement?.one('BuyerTradeParty')
-  const s = sellerNode ? party(sellerNode) : undefined
-  const b = buyerNode ? party(buyerNode) : undefined
+  const s = sellerNode ? party(sellerNode, 'seller') : undefined
+  const b = buyerNode ? party(buyerNode, 'buyer') : undefined
   const additional = agreement?.all('AdditionalReferencedDocument') ?? []
   const byType = (code: string) => additional.filter((d) => d.value('TypeCode') === code)
   const project = agreement?.one('SpecifiedProcuringProject')
   const shipTo = delivery?.one('ShipToTradeParty')
-  const shipToIds = shipTo ? partyIds(shipTo) : []
+  const shipToParty = shipTo ? party(shipTo, 'ship_to') : undefined
   const payeeNode = settlement?.one('PayeeTradeParty')
-  const payee = payeeNode ? party(payeeNode) : undefined
+  const payee = payeeNode ? party(payeeNode, 'payee') : undefined
   const repNode = agreement?.one('SellerTaxRepresentativeTradeParty')
-  const rep = repNode ? party(repNode) : undefined
+  const rep = repNode ? party(repNode, 'tax_representative') : undefined
   const means = settlement?.all('SpecifiedTradeSettlementPaymentMeans') ?? []
   const terms = settlement?.all('SpecifiedTradePaymentTerms') ?? []
   const taxes = settlement?.all('ApplicableTradeTax') ?? []
@@ -275,7 +310,7 @@ export function readCii(root: XmlNode): ReadInvoice {
     buyer: {
       name: b?.name ?? '',
       trading_name: b?.trading_name,
-      identifier: b?.ids[0],
+      identifier: b?.id,
       legal_registration_id: b?.legal_registration_id,
       vat_id: b?.vat_id,
       electronic_address: b?.electronic_address,
@@ -284,7 +319,7 @@ export function readCii(root: XmlNode): ReadInvoice {
     },
     payee: payee && {
       name: payee.name,
-      identifier: payee.ids[0],
+      identifier: payee.id,
       legal_registration_id: payee.legal_registration_id,
     },
     tax_representative: rep && {
@@ -295,10 +330,10 @@ export function readCii(root: XmlNode): ReadInvoice {
     delivery:
       shipTo || delivery?.children.some((c) => c.name === 'ActualDeliverySupplyChainEvent')
         ? {
-            party_name: shipTo?.value('Name'),
-            location_id: shipToIds[0],
+            party_name: shipToParty?.name || undefined,
+            location_id: shipToParty?.id,
             date: dateTime(delivery?.one('ActualDeliverySupplyChainEvent'), 'OccurrenceDateTime'),
-            address: address(shipTo?.one('PostalTradeAddress')),
+            address: shipToParty?.address,
           }
         : undefined,
     invoicing_period: period(settlement?.one('BillingSpecifiedPeriod')),

@@ -43,29 +43,59 @@ function contact(node: XmlNode | undefined) {
 const isVat = (scheme: XmlNode) =>
   scheme.children.find((c) => c.name === 'TaxScheme')?.children.find((c) => c.name === 'ID')?.text === 'VAT'
 
-function taxSchemes(party: XmlNode | undefined) {
-  const schemes = party?.all('PartyTaxScheme') ?? []
-  for (const s of schemes) s.value('TaxScheme', 'ID')
-  return {
-    vat_id: schemes.find(isVat)?.value('CompanyID'),
-    tax_registration_id: schemes.find((s) => !isVat(s))?.value('CompanyID'),
-  }
+/** The CompanyID of the first PartyTaxScheme whose scheme is VAT (or is not), marked read. */
+function taxScheme(party: XmlNode, vat: boolean): string | undefined {
+  const scheme = party.children.find((c) => c.name === 'PartyTaxScheme' && isVat(c) === vat)
+  if (!scheme) return undefined
+  scheme.used = true
+  scheme.value('TaxScheme', 'ID')
+  return scheme.value('CompanyID')
 }
 
-function party(node: XmlNode | undefined) {
-  const legal = node?.one('PartyLegalEntity')
-  const ids = (node?.all('PartyIdentification') ?? []).map((p) => identifier(p.one('ID'))!).filter(Boolean)
+/** What the model holds of each party; the rest of a party element stays unread (and listed). */
+const PARTY_FIELDS = {
+  seller: ['ids', 'endpoint', 'trading_name', 'address', 'vat_id', 'tax_registration_id', 'legal', 'contact'],
+  buyer: ['id', 'endpoint', 'trading_name', 'address', 'vat_id', 'legal', 'contact'],
+  payee: ['id', 'legal_id'],
+  tax_representative: ['address', 'vat_id'],
+} as const
+type PartyRole = keyof typeof PARTY_FIELDS
+type PartyField = (typeof PARTY_FIELDS)[PartyRole][number]
+
+function party(node: XmlNode | undefined, role: PartyRole) {
+  const wanted = new Set<PartyField>(PARTY_FIELDS[role])
+  const take = <T>(field: PartyField, read: () => T): T | undefined =>
+    node && wanted.has(field) ? read() : undefined
+  const legal =
+    take('legal', () => node?.one('PartyLegalEntity')) ??
+    take('legal_id', () => node?.one('PartyLegalEntity'))
+  const identifications = node?.children.filter((c) => c.name === 'PartyIdentification') ?? []
+  const read = (p: XmlNode) => {
+    p.used = true
+    return identifier(p.one('ID'))
+  }
+  const isSepa = (p: XmlNode) => p.children.find((c) => c.name === 'ID')?.attributes.schemeID === 'SEPA'
+  const first = identifications.find((p) => !isSepa(p))
   return {
-    ids: ids.filter((i) => i.scheme !== 'SEPA'),
-    sepaCreditorId: ids.find((i) => i.scheme === 'SEPA')?.id,
-    endpoint: identifier(node?.one('EndpointID')),
-    trading_name: node?.value('PartyName', 'Name'),
-    address: address(node?.one('PostalAddress')),
-    ...taxSchemes(node),
-    name: legal?.value('RegistrationName'),
-    legal_registration_id: identifier(legal?.one('CompanyID')),
-    additional_legal_info: legal?.value('CompanyLegalForm'),
-    contact: contact(node?.one('Contact')),
+    ids:
+      take('ids', () =>
+        identifications
+          .filter((p) => !isSepa(p))
+          .map(read)
+          .filter((i) => i !== undefined),
+      ) ?? [],
+    id: take('id', () => (first ? read(first) : undefined)),
+    // BT-90 is a seller identifier with scheme SEPA in UBL
+    sepaCreditorId: take('ids', () => identifications.filter(isSepa).map(read)[0]?.id),
+    endpoint: take('endpoint', () => identifier(node?.one('EndpointID'))),
+    trading_name: take('trading_name', () => node?.value('PartyName', 'Name')),
+    address: take('address', () => address(node?.one('PostalAddress'))),
+    vat_id: take('vat_id', () => taxScheme(node!, true)),
+    tax_registration_id: take('tax_registration_id', () => taxScheme(node!, false)),
+    name: take('legal', () => legal?.value('RegistrationName')),
+    legal_registration_id: legal && identifier(legal.one('CompanyID')),
+    additional_legal_info: role === 'seller' ? legal?.value('CompanyLegalForm') : undefined,
+    contact: take('contact', () => contact(node?.one('Contact'))),
   }
 }
 
@@ -153,13 +183,13 @@ function note(text: string | undefined) {
 export function readUbl(root: XmlNode): ReadInvoice {
   const credit = root.name === 'CreditNote'
   const guideline = root.value('CustomizationID')
-  const seller = party(root.one('AccountingSupplierParty')?.one('Party'))
-  const buyer = party(root.one('AccountingCustomerParty')?.one('Party'))
+  const seller = party(root.one('AccountingSupplierParty')?.one('Party'), 'seller')
+  const buyer = party(root.one('AccountingCustomerParty')?.one('Party'), 'buyer')
   const payeeNode = root.one('PayeeParty')
-  const payee = payeeNode ? party(payeeNode) : undefined
+  const payee = payeeNode ? party(payeeNode, 'payee') : undefined
   const payeeName = payeeNode?.value('PartyName', 'Name')
   const repNode = root.one('TaxRepresentativeParty')
-  const rep = repNode ? party(repNode) : undefined
+  const rep = repNode ? party(repNode, 'tax_representative') : undefined
   const deliveryNode = root.one('Delivery')
   const location = deliveryNode?.one('DeliveryLocation')
   const means = root.all('PaymentMeans')
@@ -242,7 +272,7 @@ export function readUbl(root: XmlNode): ReadInvoice {
     buyer: {
       name: buyer.name ?? '',
       trading_name: buyer.trading_name,
-      identifier: buyer.ids[0],
+      identifier: buyer.id,
       legal_registration_id: buyer.legal_registration_id,
       vat_id: buyer.vat_id,
       electronic_address: buyer.endpoint,
@@ -251,7 +281,7 @@ export function readUbl(root: XmlNode): ReadInvoice {
     },
     payee: payee && {
       name: payeeName ?? '',
-      identifier: payee.ids[0],
+      identifier: payee.id,
       legal_registration_id: payee.legal_registration_id,
     },
     tax_representative: rep && {
