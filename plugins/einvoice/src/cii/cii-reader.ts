@@ -2,7 +2,7 @@ import type { Invoice, InvoiceLine } from '../model/invoice-schema.ts'
 import { compact, isoDate, withPlainDecimals } from '../model/values.ts'
 import { profileOfGuideline } from '../profile-guidelines.ts'
 import type { Draft, ReadInvoice } from '../read-result.ts'
-import type { XmlNode } from '../xml/xml-tree.ts'
+import { firstHaving, type XmlNode } from '../xml/xml-tree.ts'
 
 // CII D16B back into the model: the mirror of cii-writer.ts. Every element and attribute it
 // takes is marked, so `unread` lists what the model does not hold (yet).
@@ -251,9 +251,14 @@ export function readCii(root: XmlNode): ReadInvoice {
     settlement?.all('SpecifiedTradeAllowanceCharge') ?? [],
     true,
   )
-  const card = means.map((m) => m.one('ApplicableTradeSettlementFinancialCard')).find(Boolean)
-  const debited = means.map((m) => m.value('PayerPartyDebtorFinancialAccount', 'IBANID')).find(Boolean)
-  const mandate = terms.map((t) => t.value('DirectDebitMandateID')).find(Boolean)
+  const card = firstHaving(means, 'ApplicableTradeSettlementFinancialCard')?.one(
+    'ApplicableTradeSettlementFinancialCard',
+  )
+  const debited = firstHaving(means, 'PayerPartyDebtorFinancialAccount', 'IBANID')?.value(
+    'PayerPartyDebtorFinancialAccount',
+    'IBANID',
+  )
+  const mandate = firstHaving(terms, 'DirectDebitMandateID')?.value('DirectDebitMandateID')
   const creditorId = settlement?.value('CreditorReferenceID')
   const firstMeans = means[0]
   // BT-81/BT-82 are one per invoice; CII repeats them per account: read where they agree
@@ -272,7 +277,7 @@ export function readCii(root: XmlNode): ReadInvoice {
     tax_currency: taxCurrency,
     tax_point_date: firstTax && date(firstTax, 'TaxPointDate', 'DateString'),
     tax_point_code: firstTax?.value('DueDateTypeCode'),
-    due_date: terms.map((t) => dateTime(t, 'DueDateDateTime')).find(Boolean),
+    due_date: dateTime(firstHaving(terms, 'DueDateDateTime'), 'DueDateDateTime'),
     buyer_reference: agreement?.value('BuyerReference'),
     project_reference: project && { id: project.value('ID') ?? '', name: projectName(project.value('Name')) },
     contract_reference: agreement?.value('ContractReferencedDocument', 'IssuerAssignedID'),
@@ -286,7 +291,7 @@ export function readCii(root: XmlNode): ReadInvoice {
       scheme: d.value('ReferenceTypeCode'),
     }))[0],
     buyer_accounting_reference: settlement?.value('ReceivableSpecifiedTradeAccountingAccount', 'ID'),
-    payment_terms: terms.map((t) => t.value('Description')).find(Boolean),
+    payment_terms: firstHaving(terms, 'Description')?.value('Description'),
     notes: doc
       ?.all('IncludedNote')
       .map((n) => ({ subject_code: n.value('SubjectCode'), text: n.value('Content') ?? '' })),
@@ -379,9 +384,15 @@ export function readCii(root: XmlNode): ReadInvoice {
     },
     vat_breakdown: taxes.map((t) => {
       t.value('TypeCode')
-      // BT-7/BT-8 repeat in every breakdown; the first was read above, the others are the same
-      t.one('TaxPointDate')?.one('DateString')
-      t.one('DueDateTypeCode')
+      // BT-7/BT-8 repeat in every breakdown; the first was read above: the others are taken
+      // where they say the same, and listed as unread where they do not
+      const text = (n: XmlNode | undefined, ...path: string[]) => {
+        for (const name of path) n = n?.children.find((c) => c.name === name)
+        return n?.text
+      }
+      if (text(t, 'TaxPointDate', 'DateString') === text(firstTax, 'TaxPointDate', 'DateString'))
+        t.one('TaxPointDate')?.one('DateString')?.attribute('format')
+      if (text(t, 'DueDateTypeCode') === text(firstTax, 'DueDateTypeCode')) t.one('DueDateTypeCode')
       return {
         taxable_amount: t.value('BasisAmount') ?? '',
         tax_amount: t.value('CalculatedAmount') ?? '',

@@ -2,7 +2,7 @@ import type { Invoice, InvoiceLine } from '../model/invoice-schema.ts'
 import { compact, withPlainDecimals } from '../model/values.ts'
 import { profileOfGuideline } from '../profile-guidelines.ts'
 import type { Draft, ReadInvoice } from '../read-result.ts'
-import type { XmlNode } from '../xml/xml-tree.ts'
+import { firstHaving, type XmlNode } from '../xml/xml-tree.ts'
 
 // UBL 2.1 Invoice and CreditNote back into the model: the mirror of ubl-writer.ts. Every element
 // and attribute it takes is marked, so `unread` lists what the model does not hold (yet).
@@ -207,9 +207,9 @@ export function readUbl(root: XmlNode): ReadInvoice {
     )
       m.value('PaymentID')
   }
-  const card = means.map((m) => m.one('CardAccount')).find(Boolean)
+  const card = firstHaving(means, 'CardAccount')?.one('CardAccount')
   if (card?.children.find((c) => c.name === 'NetworkID')?.text === 'NA') card.value('NetworkID')
-  const mandate = means.map((m) => m.one('PaymentMandate')).find(Boolean)
+  const mandate = firstHaving(means, 'PaymentMandate')?.one('PaymentMandate')
   const additional = root.all('AdditionalDocumentReference')
   const byType = (code: string | undefined) =>
     additional.filter(

@@ -46,6 +46,13 @@ export class XmlNode {
     return node ? nonEmpty(node.text) : undefined
   }
 
+  /** whether a path of children exists, without marking anything read */
+  has(...path: string[]): boolean {
+    let node: XmlNode | undefined = this
+    for (const name of path) node = node?.children.find((c) => c.name === name)
+    return node !== undefined
+  }
+
   attribute(name: string): string | undefined {
     const value = this.attributes[name]
     if (value !== undefined) this.usedAttributes.add(name)
@@ -115,4 +122,12 @@ export function parseXml(xml: string | Buffer): XmlNode {
   if (!root) throw new Error('the document has no root element')
   root.used = true
   return root
+}
+
+/**
+ * The first of `nodes` that has the path: for a term EN 16931 has once and a syntax may repeat
+ * (payment terms, payment means), so only the one taken is marked read and any other is listed.
+ */
+export function firstHaving(nodes: readonly XmlNode[], ...path: string[]): XmlNode | undefined {
+  return nodes.find((n) => n.has(...path))
 }
