@@ -21,7 +21,11 @@ const businessCases = (suffix: string) =>
   ].flatMap((folder) => xmlIn(`xrechnung-testsuite/${folder}`, (n) => n.endsWith(suffix)))
 
 export const CII_SAMPLES = (): string[] => [...xmlIn('examples/cii'), ...businessCases('_uncefact.xml')]
-export const UBL_SAMPLES = (): string[] => [...xmlIn('examples/ubl'), ...businessCases('_ubl.xml')]
+export const UBL_SAMPLES = (): string[] => [
+  ...xmlIn('examples/ubl'),
+  ...xmlIn('examples/testfiles'),
+  ...businessCases('_ubl.xml'),
+]
 
 export const XSD = {
   cii: join(
