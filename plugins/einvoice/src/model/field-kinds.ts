@@ -16,11 +16,18 @@ function described(term: string, title: string): string {
  * Strings keep every digit the sender wrote; numbers are read as their shortest decimal text.
  */
 export function decimal(term: string, title: string, example: string) {
-  return Type.Union([Type.String({ pattern: DECIMAL_PATTERN, maxLength: 40 }), Type.Number()], {
-    description: described(term, title),
-    [TERM_KEY]: term,
-    examples: [example],
-  })
+  return Type.Union(
+    [
+      Type.String({ pattern: DECIMAL_PATTERN, maxLength: 40 }),
+      // bounded, so a JSON number too large for a double (read as Infinity) is refused here
+      Type.Number({ minimum: -1e15, maximum: 1e15 }),
+    ],
+    {
+      description: described(term, title),
+      [TERM_KEY]: term,
+      examples: [example],
+    },
+  )
 }
 
 /** Characters XML 1.0 cannot carry (control characters but tab, LF, CR; U+FFFE, U+FFFF) are refused. */
