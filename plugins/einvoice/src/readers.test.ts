@@ -34,5 +34,7 @@ describe('the readers drop nothing without a word', () => {
   it('answers a problem for what is not an invoice', () => {
     expect(() => readInvoiceXml('<Order/>')).toThrow(/not a CII or UBL invoice: the root element is Order/)
     expect(() => readInvoiceXml('<Invoice>')).toThrow(/not XML/)
+    const laughs = '<!DOCTYPE r [<!ENTITY a "AAAA"><!ENTITY b "&a;&a;&a;">]><Invoice>&b;</Invoice>'
+    expect(() => readInvoiceXml(laughs)).toThrow(/DOCTYPE is not accepted/)
   })
 })

@@ -91,8 +91,8 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   commentPropName: '#comment',
-  // entity declarations in a DOCTYPE are not expanded: invoices have none, and expanding them
-  // is how billion-laughs documents eat memory
+  // the five XML entities and character references; documents with a DOCTYPE (where entity
+  // declarations live: billion laughs, external entities) are refused before parsing
   processEntities: true,
   // character references (&#10;) are XML; fast-xml-parser decodes them under this option
   htmlEntities: true,
@@ -114,6 +114,8 @@ function toNode(entry: Ordered): XmlNode | undefined {
 /** The root element of an XML document; throws on XML that is not well-formed. */
 export function parseXml(xml: string | Buffer): XmlNode {
   const text = typeof xml === 'string' ? xml : xml.toString('utf8')
+  // CII and UBL invoices have no DTD; a DOCTYPE is only ever a way to declare entities
+  if (/<!DOCTYPE/i.test(text)) throw new Error('a DOCTYPE is not accepted in an e-invoice')
   const wellFormed = XMLValidator.validate(text)
   if (wellFormed !== true)
     throw new Error(`not well-formed XML (line ${wellFormed.err.line}): ${wellFormed.err.msg}`)
