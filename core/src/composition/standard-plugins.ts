@@ -4,6 +4,7 @@ import { inputHtmlPlugin } from '@docsvc/input-html'
 import { inputMarkdownPlugin } from '@docsvc/input-markdown'
 import { inputUrlPlugin } from '@docsvc/input-url'
 import { pdfToolsPlugin } from '@docsvc/pdf-tools'
+import { einvoicePlugin } from '@docsvc/plugin-einvoice'
 import { pdfValidatorPlugin } from '@docsvc/plugin-pdf-validator'
 import type { PluginManifest } from '../sdk/define-plugin.ts'
 import { PROVIDER_PLUGINS } from './provider-plugins.ts'
@@ -22,4 +23,5 @@ export const STANDARD_PLUGINS: PluginManifest<never>[] = [
   pdfToolsPlugin,
   pdfValidatorPlugin,
   imageCanvasPlugin,
+  einvoicePlugin,
 ] as PluginManifest<never>[]
