@@ -18,6 +18,7 @@ const RECORDED_NAMES = [
   '0010-members',
   '0011-workspace-email-check',
   '0012-billing-reservations',
+  '0014-ended-ownerships',
 ]
 
 describe('migrations kept by their features', () => {
