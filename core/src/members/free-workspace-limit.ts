@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts'
 import { nowIso } from '../db/json-columns.ts'
 import type { Database } from '../db/schema.ts'
 import { ProblemError } from '../kernel/problem-error.ts'
+import type { WorkspaceService } from '../workspaces/workspace-service.ts'
 
 /** SPEC 7.3: the plan a person may own only a few workspaces on, and how many. */
 export const FREE_PLAN_ID = 'free'
@@ -21,8 +22,10 @@ export const ENDED_OWNERSHIP_DAYS = 30
  */
 export class FreeWorkspaceLimit {
   readonly #db: Db
-  constructor({ db }: { db: Db }) {
-    this.#db = db
+  readonly #workspaces: Pick<WorkspaceService, 'onPlan'>
+  constructor(deps: { db: Db; workspaceService: Pick<WorkspaceService, 'onPlan'> }) {
+    this.#db = deps.db
+    this.#workspaces = deps.workspaceService
   }
 
   transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -68,18 +71,20 @@ export class FreeWorkspaceLimit {
 
   /**
    * The Free workspaces the address owns now (any status: a suspended workspace still exists)
-   * and the ones it stopped owning within the window. Joins the workspaces table for the plan:
-   * the count must see the plans as this transaction sees them, not as a service read before it.
+   * and the ones it stopped owning within the window, as this transaction sees them.
    */
   async #counted(trx: Kysely<Database>, email: string): Promise<Set<string>> {
-    const owned = await trx
+    const owns = await trx
       .selectFrom('workspace_members')
-      .innerJoin('workspaces', 'workspaces.id', 'workspace_members.workspace_id')
-      .select('workspaces.id')
-      .where('workspace_members.email', '=', email)
-      .where('workspace_members.role', '=', 'owner')
-      .where('workspaces.plan_id', '=', FREE_PLAN_ID)
+      .select('workspace_id')
+      .where('email', '=', email)
+      .where('role', '=', 'owner')
       .execute()
+    const owned = await this.#workspaces.onPlan(
+      owns.map((r) => r.workspace_id),
+      FREE_PLAN_ID,
+      trx,
+    )
     const since = new Date(Date.now() - ENDED_OWNERSHIP_DAYS * 86_400_000).toISOString()
     const ended = await trx
       .selectFrom('ended_ownerships')
@@ -88,7 +93,7 @@ export class FreeWorkspaceLimit {
       .where('plan_id', '=', FREE_PLAN_ID)
       .where('ended_at', '>=', since)
       .execute()
-    return new Set([...owned.map((r) => r.id), ...ended.map((r) => r.workspace_id)])
+    return new Set([...owned, ...ended.map((r) => r.workspace_id)])
   }
 
   /** Records that `email` stopped owning the workspace (on `planId`), inside the removal's transaction. */

@@ -54,6 +54,18 @@ export class WorkspaceRepository {
     return rows.map(toWorkspace)
   }
 
+  /** those of `ids` whose workspace is on `planId` */
+  async onPlan(ids: string[], planId: string, db: Kysely<Database> = this.#db.kysely): Promise<string[]> {
+    if (ids.length === 0) return []
+    const rows = await db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('plan_id', '=', planId)
+      .execute()
+    return rows.map((r) => r.id)
+  }
+
   async count(): Promise<number> {
     const row = await this.#db.kysely
       .selectFrom('workspaces')

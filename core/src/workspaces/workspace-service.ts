@@ -94,6 +94,14 @@ export class WorkspaceService {
     return this.#workspaces.list()
   }
 
+  /**
+   * Those of the workspaces `ids` that are on `planId`, read in `db` when given (the free
+   * workspace limit counts in its own transaction, decision 0099).
+   */
+  onPlan(ids: string[], planId: string, db?: Kysely<Database>): Promise<string[]> {
+    return this.#workspaces.onPlan(ids, planId, db)
+  }
+
   count(): Promise<number> {
     return this.#workspaces.count()
   }
