@@ -90,4 +90,56 @@ describe('workspace owner and email-check exemption commands', () => {
       await db.cleanup()
     }
   }, 120_000)
+
+  // SPEC 7.3's free workspace limit (docs/decisions/0099) on the CLI's paths to a Free owner
+  it('refuses a third Free workspace, owner or move to Free for one address with exit 1', async () => {
+    const db = await cliDatabase('sqlite')
+    const env = db.env
+    try {
+      const made = await Promise.all(
+        ['One', 'Two'].map((name) =>
+          cliJson<{ id: string }>(
+            ['workspace', 'create', '--name', name, '--owner-email', 'ada@example.com'],
+            env,
+          ),
+        ),
+      )
+      const { free, paid } = await withKernel(env, async (k) => {
+        const { workspaceService, memberService } = k.container.cradle
+        const paid = await workspaceService.create({ name: 'Paid', plan: 'starter' })
+        await memberService.add({ workspaceId: paid.id, email: 'ada@example.com', role: 'owner' })
+        return { free: await workspaceService.create({ name: 'Free' }), paid }
+      })
+      const [third, thirdJson, owner, setPlan] = await Promise.all([
+        runCli(['workspace', 'create', '--name', 'Three', '--owner-email', 'Ada@example.com'], env),
+        runCli(['workspace', 'create', '--name', 'Three', '--owner-email', 'ada@example.com', '--json'], env),
+        runCli(
+          ['member', 'add', '--workspace', free.id, '--email', 'ada@example.com', '--role', 'owner'],
+          env,
+        ),
+        runCli(['workspace', 'set-plan', paid.id, 'free'], env),
+      ])
+      // oclif wraps the message over lines starting with ›
+      const message = (stderr: string) => stderr.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ')
+      for (const refused of [third, thirdJson, owner, setPlan]) {
+        expect(refused.code, refused.stdout).toBe(1)
+        expect(message(refused.stderr)).toContain(
+          'free_workspace_limit: ada@example.com already owns 2 Free workspaces',
+        )
+        expect(message(refused.stderr)).toContain('a person may own at most 2')
+      }
+      for (const { id } of made) expect(message(third.stderr)).toContain(id)
+      expect(JSON.parse(thirdJson.stdout).error).toMatchObject({ code: 'free_workspace_limit' })
+      const [list, members] = await Promise.all([
+        cliJson<{ id: string; name: string; plan_id: string }[]>(['workspace', 'list'], env),
+        cliJson<unknown[]>(['member', 'list', '--workspace', free.id], env),
+      ])
+      // nothing was stored: no third workspace, no owner, the plan unchanged
+      expect(list.map((w) => w.name).sort()).toEqual(['Free', 'One', 'Paid', 'Two'])
+      expect(list.find((w) => w.id === paid.id)?.plan_id).toBe('starter')
+      expect(members).toEqual([])
+    } finally {
+      await db.cleanup()
+    }
+  }, 120_000)
 })

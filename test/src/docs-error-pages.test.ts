@@ -16,7 +16,8 @@ const NOT_PROVOKED: Partial<Record<ProblemCode, string>> = {
   render_limit_reached: 'needs a live workspace out of renders; billing is not part of this installation',
   plan_feature_unavailable:
     'every feature the plans gate (PDF/A, PDF/UA, e-invoices, email, batches) is not served yet',
-  free_workspace_limit: 'hosted sign-up only; self-hosted workspaces are made by the operator',
+  free_workspace_limit:
+    'needs an address owning two Free workspaces, made through the admin API or CLI (core/src/members/free-workspace-limit.test.ts runs it)',
   email_not_verified:
     "needs a workspace with no verified owner, made through the admin API; the docs kernel's workspaces have one (core/src/members/members-api.test.ts runs it)",
   region_not_enabled: 'a single-region installation enables its region for every workspace',

@@ -59,6 +59,8 @@ export const TABLE_OWNERS: ReadonlyMap<string, string> = new Map([
   ['plans', 'plans'],
   ['workspaces', 'workspaces'],
   ['workspace_members', 'members'],
+  ['ended_ownerships', 'members'],
+  ['owner_limit_locks', 'members'],
   ['api_keys', 'api-keys'],
   ['api_key_usage', 'api-keys'],
   ['idempotency_keys', 'idempotency'],

@@ -3,6 +3,7 @@ import * as m0009 from '../billing/migrations/0009-billing.ts'
 import * as m0012 from '../billing/migrations/0012-billing-reservations.ts'
 import * as m0003 from '../events/migrations/0003-events.ts'
 import * as m0010 from '../members/migrations/0010-members.ts'
+import * as m0014 from '../members/migrations/0014-ended-ownerships.ts'
 import * as m0002 from '../renders/migrations/0002-renders.ts'
 import * as m0007 from '../renders/migrations/0007-renders-at-rest.ts'
 import * as m0008 from '../renders/migrations/0008-renders-in-flight.ts'
@@ -28,7 +29,7 @@ export const FEATURE_MIGRATIONS: Readonly<Record<string, Readonly<Record<string,
   uploads: { '0005-uploads': m0005 },
   webhooks: { '0006-webhooks': m0006 },
   billing: { '0009-billing': m0009, '0012-billing-reservations': m0012 },
-  members: { '0010-members': m0010 },
+  members: { '0010-members': m0010, '0014-ended-ownerships': m0014 },
   workspaces: { '0011-workspace-email-check': m0011 },
   storage: { '0013-storage-destinations': m0013 },
 }

@@ -19,6 +19,7 @@ const RECORDED_NAMES = [
   '0011-workspace-email-check',
   '0012-billing-reservations',
   '0013-storage-destinations',
+  '0014-ended-ownerships',
 ]
 
 describe('migrations kept by their features', () => {

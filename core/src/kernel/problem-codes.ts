@@ -88,8 +88,6 @@ export type ProblemCode = keyof typeof PROBLEM_CODES
  * listed here, and when a code listed here is thrown: the list only shrinks.
  */
 export const RESERVED_PROBLEM_CODES: Partial<Record<ProblemCode, string>> = {
-  free_workspace_limit:
-    'issue 16 (members, decision 0096): a person owning two Free workspaces, deleted and taken-over ones counted; waits for workspace deletion and ownership transfer, which no open issue builds yet',
   email_connection_in_use: 'issue 20 (email delivery): deleting a connection rules still use',
   email_file_expired: 'issue 20 (email delivery): resending a send whose file is no longer hosted',
   email_not_resendable: 'issue 20 (email delivery): resending a send whose content was not kept',

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import type { Db } from '../db/database.ts'
+import type { Database } from '../db/schema.ts'
 import type { Member, MemberRole } from './member.ts'
 import type { WorkspaceMemberTable } from './member-tables.ts'
 
@@ -14,6 +16,7 @@ function toMember(row: WorkspaceMemberTable): Member {
   }
 }
 
+/** Methods taking `db` run in the transaction given (the free workspace limit's, decision 0099). */
 export class MemberRepository {
   readonly #db: Db
   constructor({ db }: { db: Db }) {
@@ -21,8 +24,8 @@ export class MemberRepository {
   }
 
   /** false when the workspace has that address already (the unique index decides, also under races) */
-  async insert(member: Member): Promise<boolean> {
-    const result = await this.#db.kysely
+  async insert(member: Member, db: Kysely<Database> = this.#db.kysely): Promise<boolean> {
+    const result = await db
       .insertInto('workspace_members')
       .values({
         id: member.id,
@@ -48,8 +51,8 @@ export class MemberRepository {
     return row ? toMember(row) : undefined
   }
 
-  async list(workspaceId: string): Promise<Member[]> {
-    const rows = await this.#db.kysely
+  async list(workspaceId: string, db: Kysely<Database> = this.#db.kysely): Promise<Member[]> {
+    const rows = await db
       .selectFrom('workspace_members')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
@@ -58,17 +61,19 @@ export class MemberRepository {
     return rows.map(toMember)
   }
 
-  async remove(id: string): Promise<boolean> {
-    const result = await this.#db.kysely
-      .deleteFrom('workspace_members')
-      .where('id', '=', id)
-      .executeTakeFirst()
+  async remove(id: string, db: Kysely<Database> = this.#db.kysely): Promise<boolean> {
+    const result = await db.deleteFrom('workspace_members').where('id', '=', id).executeTakeFirst()
     return Number(result.numDeletedRows) === 1
   }
 
   /** whether the workspace has a member of this role (a verified one, with `verifiedOnly`) */
-  async has(workspaceId: string, role: MemberRole, verifiedOnly: boolean): Promise<boolean> {
-    let query = this.#db.kysely
+  async has(
+    workspaceId: string,
+    role: MemberRole,
+    verifiedOnly: boolean,
+    db: Kysely<Database> = this.#db.kysely,
+  ): Promise<boolean> {
+    let query = db
       .selectFrom('workspace_members')
       .select('id')
       .where('workspace_id', '=', workspaceId)

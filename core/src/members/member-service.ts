@@ -1,8 +1,11 @@
+import type { Kysely } from 'kysely'
 import { nowIso } from '../db/json-columns.ts'
+import type { Database } from '../db/schema.ts'
 import { newId } from '../kernel/ids.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { Workspace } from '../workspaces/workspace.ts'
-import type { WorkspaceService } from '../workspaces/workspace-service.ts'
+import type { WorkspacePlanChange, WorkspaceService } from '../workspaces/workspace-service.ts'
+import { FREE_PLAN_ID, type FreeWorkspaceLimit } from './free-workspace-limit.ts'
 import { MEMBER_ROLES, type Member, type MemberRole } from './member.ts'
 import type { MemberRepository } from './member-repository.ts'
 import type { VerificationLinks } from './verification-links.ts'
@@ -38,30 +41,93 @@ export class MemberService {
   readonly #workspaces: Pick<WorkspaceService, 'get'>
   readonly #links: VerificationLinks
   readonly #mailer: VerificationMailer
+  readonly #limit: FreeWorkspaceLimit
 
   constructor(deps: {
     memberRepository: MemberRepository
     workspaceService: Pick<WorkspaceService, 'get'>
     verificationLinks: VerificationLinks
     verificationMailer: VerificationMailer
+    freeWorkspaceLimit: FreeWorkspaceLimit
   }) {
     this.#members = deps.memberRepository
     this.#workspaces = deps.workspaceService
     this.#links = deps.verificationLinks
     this.#mailer = deps.verificationMailer
+    this.#limit = deps.freeWorkspaceLimit
   }
 
-  /** Adds a member and, unless vouched for, issues (and mails, with SMTP) its verification link. */
+  /**
+   * Adds a member and, unless vouched for, issues (and mails, with SMTP) its verification link.
+   * An owner of a Free workspace is refused with 402 `free_workspace_limit` when the address
+   * owns two Free workspaces already (decision 0099).
+   */
   async add(input: AddMemberInput): Promise<{ member: Member; verification: VerificationLinkView | null }> {
-    const ws = await this.#workspaces.get(input.workspaceId)
+    await this.#workspaces.get(input.workspaceId)
     const email = memberEmail(input.email)
+    const { ws, member } = await this.#limit.transaction(async (trx) => {
+      // the workspace row first: a plan change of this workspace waits, or is waited for
+      await this.#limit.lock(trx, { workspaceId: input.workspaceId, emails: [email] })
+      const ws = await this.#workspaces.get(input.workspaceId, trx)
+      return { ws, member: await this.#insert(trx, ws, email, input) }
+    })
+    return { member, verification: await this.#verificationOf(ws, member) }
+  }
+
+  /**
+   * A new workspace's owner, stored with the workspace (`store`, given the transaction) or not at
+   * all (decisions 0095, 0099): the limit is checked before either is stored.
+   */
+  async addWithWorkspace(
+    email: string,
+    ws: Workspace,
+    store: (db: Kysely<Database>) => Promise<void>,
+  ): Promise<{ member: Member; verification: VerificationLinkView | null }> {
+    const address = memberEmail(email)
+    const member = await this.#limit.transaction(async (trx) => {
+      await this.#limit.lock(trx, { emails: [address] })
+      return this.#insert(trx, ws, address, { role: ACCOUNTABLE_ROLE }, store)
+    })
+    return { member, verification: await this.#verificationOf(ws, member) }
+  }
+
+  /**
+   * The members feature's `WorkspacePlanChange`: a move to Free checks each owner of the
+   * workspace against the free workspace limit before `write` stores the plan, in one
+   * transaction holding the workspace's and the owners' lock rows (decision 0099).
+   */
+  readonly changePlan: WorkspacePlanChange = (workspaceId, planId, write) =>
+    this.#limit.transaction(async (trx) => {
+      if (planId === FREE_PLAN_ID) {
+        await this.#limit.lock(trx, { workspaceId })
+        const ws = await this.#workspaces.get(workspaceId, trx)
+        // Free to Free changes nothing the limit counts
+        if (ws.plan_id !== FREE_PLAN_ID) {
+          const owners = (await this.#members.list(workspaceId, trx)).filter(
+            (m) => m.role === ACCOUNTABLE_ROLE,
+          )
+          await this.#limit.lock(trx, { emails: owners.map((m) => m.email) })
+          for (const owner of owners) await this.#limit.check(trx, owner.email, workspaceId)
+        }
+      }
+      await write(trx)
+    })
+
+  /** Stores the member in the caller's transaction, after the role and the free workspace limit are checked. */
+  async #insert(
+    trx: Kysely<Database>,
+    ws: Workspace,
+    email: string,
+    input: Pick<AddMemberInput, 'role' | 'verified'>,
+    storeWorkspace?: (db: Kysely<Database>) => Promise<void>,
+  ): Promise<Member> {
     if (input.role !== undefined && !MEMBER_ROLES.includes(input.role)) {
       throw validationProblem([
         { path: '/role', code: 'enum', message: `role must be one of ${MEMBER_ROLES.join(', ')}` },
       ])
     }
     const role =
-      input.role ?? ((await this.#members.has(ws.id, ACCOUNTABLE_ROLE, false)) ? 'developer' : 'owner')
+      input.role ?? ((await this.#members.has(ws.id, ACCOUNTABLE_ROLE, false, trx)) ? 'developer' : 'owner')
     const at = nowIso()
     const member: Member = {
       id: newId('member'),
@@ -72,11 +138,18 @@ export class MemberService {
       verified_at: input.verified === true ? at : null,
       created_at: at,
     }
-    if (!(await this.#members.insert(member))) {
+    // checked before the insert; this workspace is left out of the count
+    if (role === ACCOUNTABLE_ROLE && ws.plan_id === FREE_PLAN_ID) await this.#limit.check(trx, email, ws.id)
+    await storeWorkspace?.(trx)
+    if (!(await this.#members.insert(member, trx))) {
       throw new ProblemError('conflict', `${email} is already a member of workspace ${ws.id}.`)
     }
-    const verification = member.verified ? null : await this.#issueLink(ws, member)
-    return { member, verification }
+    return member
+  }
+
+  /** after the transaction: a link (and its mail) only for a member that was stored */
+  #verificationOf(ws: Workspace, member: Member): Promise<VerificationLinkView | null> {
+    return member.verified ? Promise.resolve(null) : this.#issueLink(ws, member)
   }
 
   async list(workspaceId: string): Promise<Member[]> {
@@ -93,9 +166,20 @@ export class MemberService {
     return member
   }
 
+  /**
+   * Removes a member; an owner's removal is recorded with the workspace's plan, so the free
+   * workspace limit counts that workspace for 30 days more (SPEC 7.3, decision 0099).
+   */
   async remove(workspaceId: string, memberId: string): Promise<Member> {
     const member = await this.get(workspaceId, memberId)
-    await this.#members.remove(member.id)
+    await this.#limit.transaction(async (trx) => {
+      // the write first: on SQLite it takes the write lock before anything is read
+      await this.#members.remove(member.id, trx)
+      if (member.role === ACCOUNTABLE_ROLE) {
+        const ws = await this.#workspaces.get(workspaceId, trx)
+        await this.#limit.recordEnd(trx, { workspaceId, email: member.email, planId: ws.plan_id })
+      }
+    })
     return member
   }
 

@@ -1,6 +1,9 @@
 import { asFunction, Lifetime } from 'awilix'
+import type { Cradle } from '../kernel/container.ts'
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { resolveSecretKey } from '../kernel/secret-key.ts'
+import type { WorkspacePlanChange } from '../workspaces/workspace-service.ts'
+import { FreeWorkspaceLimit } from './free-workspace-limit.ts'
 import { memberAdminRoutes } from './member-admin-routes.ts'
 import { MemberRepository } from './member-repository.ts'
 import { MemberService } from './member-service.ts'
@@ -14,6 +17,8 @@ declare module '../kernel/container.ts' {
     /** the members table, for this folder and tests; other features use memberService */
     memberRepository: MemberRepository
     memberService: MemberService
+    /** SPEC 7.3's free workspace limit: counts, lock rows, ended ownerships (decision 0099) */
+    freeWorkspaceLimit: FreeWorkspaceLimit
     verificationLinks: VerificationLinks
     verificationMailer: VerificationMailer
   }
@@ -29,7 +34,19 @@ export const membersModule: FeatureModule = {
   requires: ['workspaces'],
   register({ container }) {
     container.register({
-      ...singletons({ memberRepository: MemberRepository, memberService: MemberService }),
+      ...singletons({
+        memberRepository: MemberRepository,
+        memberService: MemberService,
+        freeWorkspaceLimit: FreeWorkspaceLimit,
+      }),
+      // replaces the workspaces feature's plan change, which cannot depend on members; read at
+      // call time, as memberService depends on workspaceService
+      workspacePlanChange: asFunction(
+        (cradle: Cradle): WorkspacePlanChange =>
+          (id, planId, write) =>
+            cradle.memberService.changePlan(id, planId, write),
+        { lifetime: Lifetime.SINGLETON },
+      ),
       // the secret is resolved when a link is first made or read, not while wiring
       verificationLinks: asFunction(
         ({ config }) =>

@@ -18,16 +18,23 @@ export type WorkspaceWithOwner = Workspace & {
  * Creates a workspace and, given an address, its owner (docs/decisions/0095). The address is
  * checked before anything is stored, so a bad one leaves no workspace behind. The owner is
  * added as any operator-added member is (decision 0090): unverified, with a one-time link that
- * the service mails when SMTP is configured; live renders wait until the owner opens it.
+ * the service mails when SMTP is configured; live renders wait until the owner opens it. On a
+ * Free workspace the owner is checked against the free workspace limit (decision 0099).
  */
 export async function createWorkspaceWithOwner(
-  deps: { workspaceService: Pick<WorkspaceService, 'create'>; memberService: Pick<MemberService, 'add'> },
+  deps: {
+    workspaceService: Pick<WorkspaceService, 'create' | 'prepare' | 'store'>
+    memberService: Pick<MemberService, 'addWithWorkspace'>
+  },
   input: CreateWorkspaceWithOwnerInput,
 ): Promise<WorkspaceWithOwner> {
   const { ownerEmail, ...workspace } = input
   const email = ownerEmail === undefined ? undefined : memberEmail(ownerEmail, '/owner_email')
-  const ws = await deps.workspaceService.create(workspace)
-  if (email === undefined) return { ...ws, owner: null }
-  const { member, verification } = await deps.memberService.add({ workspaceId: ws.id, email, role: 'owner' })
-  return { ...ws, owner: { ...member, verification } }
+  if (email === undefined) return { ...(await deps.workspaceService.create(workspace)), owner: null }
+  const ws = await deps.workspaceService.prepare(workspace)
+  // one transaction: an owner refused by the free workspace limit (402) leaves no workspace
+  const owner = await deps.memberService.addWithWorkspace(email, ws, (db) =>
+    deps.workspaceService.store(ws, db),
+  )
+  return { ...ws, owner: { ...owner.member, verification: owner.verification } }
 }

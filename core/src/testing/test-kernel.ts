@@ -38,6 +38,11 @@ export interface TestKernelOptions {
 
 export interface TestWorkspace {
   workspace: Workspace
+  /**
+   * the owner's address, one per workspace (`owner+<workspace id>@example.com`), so a suite's
+   * Free workspaces do not meet the free workspace limit; null with `verifiedOwner: false`
+   */
+  ownerEmail: string | null
   /** full key strings */
   testKey: string
   liveKey: string
@@ -120,18 +125,20 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     },
     async createWorkspace({ plan = 'scale', name = 'Test workspace', verifiedOwner = true } = {}) {
       const workspace = await workspaceService.create({ name, plan })
-      // live keys render only for a workspace with a verified owner (SPEC 5)
-      if (verifiedOwner) {
+      // live keys render only for a workspace with a verified owner (SPEC 5); each workspace
+      // its own, as a person may own only two Free workspaces (SPEC 7.3, decision 0099)
+      const ownerEmail = verifiedOwner ? `owner+${workspace.id}@example.com` : null
+      if (ownerEmail !== null) {
         await memberService.add({
           workspaceId: workspace.id,
-          email: 'owner@example.com',
+          email: ownerEmail,
           role: 'owner',
           verified: true,
         })
       }
       const test = await apiKeyService.create({ workspaceId: workspace.id, mode: 'test' })
       const live = await apiKeyService.create({ workspaceId: workspace.id, mode: 'live' })
-      return { workspace, testKey: test.key, liveKey: live.key }
+      return { workspace, ownerEmail, testKey: test.key, liveKey: live.key }
     },
     createKey: (input) => apiKeyService.create(input),
     async setPlanLimits(planId, limits) {

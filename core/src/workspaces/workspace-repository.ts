@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { fromJson, nowIso, toFlag, toJson } from '../db/json-columns.ts'
+import type { Database } from '../db/schema.ts'
 import { DEFAULT_WORKSPACE_SETTINGS, type Workspace, type WorkspaceStatus } from './workspace.ts'
 import type { WorkspaceTable } from './workspace-tables.ts'
 
@@ -23,8 +25,9 @@ export class WorkspaceRepository {
     this.#db = db
   }
 
-  async insert(ws: Workspace): Promise<void> {
-    await this.#db.kysely
+  /** `db`: a transaction the write belongs to (the free workspace limit's, decision 0099) */
+  async insert(ws: Workspace, db: Kysely<Database> = this.#db.kysely): Promise<void> {
+    await db
       .insertInto('workspaces')
       .values({
         id: ws.id,
@@ -41,18 +44,26 @@ export class WorkspaceRepository {
       .execute()
   }
 
-  async get(id: string): Promise<Workspace | undefined> {
-    const row = await this.#db.kysely
-      .selectFrom('workspaces')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst()
+  async get(id: string, db: Kysely<Database> = this.#db.kysely): Promise<Workspace | undefined> {
+    const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst()
     return row ? toWorkspace(row) : undefined
   }
 
   async list(): Promise<Workspace[]> {
     const rows = await this.#db.kysely.selectFrom('workspaces').selectAll().orderBy('id').execute()
     return rows.map(toWorkspace)
+  }
+
+  /** those of `ids` whose workspace is on `planId` */
+  async onPlan(ids: string[], planId: string, db: Kysely<Database> = this.#db.kysely): Promise<string[]> {
+    if (ids.length === 0) return []
+    const rows = await db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('plan_id', '=', planId)
+      .execute()
+    return rows.map((r) => r.id)
   }
 
   async count(): Promise<number> {
@@ -71,6 +82,7 @@ export class WorkspaceRepository {
         'name' | 'plan_id' | 'status' | 'ip_allowlist' | 'email_check_waived' | 'settings' | 'regions'
       >
     >,
+    db: Kysely<Database> = this.#db.kysely,
   ): Promise<void> {
     const set: Partial<WorkspaceTable> = { updated_at: nowIso() }
     if (patch.name !== undefined) set.name = patch.name
@@ -81,6 +93,6 @@ export class WorkspaceRepository {
     if (patch.email_check_waived !== undefined) set.email_check_waived = toFlag(patch.email_check_waived)
     if (patch.settings !== undefined) set.settings = toJson(patch.settings)
     if (patch.regions !== undefined) set.regions = toJson(patch.regions)
-    await this.#db.kysely.updateTable('workspaces').set(set).where('id', '=', id).execute()
+    await db.updateTable('workspaces').set(set).where('id', '=', id).execute()
   }
 }

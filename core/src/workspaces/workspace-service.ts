@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import { nowIso } from '../db/json-columns.ts'
+import type { Database } from '../db/schema.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
@@ -21,28 +23,49 @@ export interface CreateWorkspaceInput {
   emailCheckWaived?: boolean
 }
 
+/**
+ * Runs a plan change's write (`write`, given the transaction to use). The workspaces feature's
+ * own runs it as is; the members feature, which depends on workspaces, registers one that
+ * applies the free workspace limit to the workspace's owners (docs/decisions/0099).
+ */
+export type WorkspacePlanChange = (
+  workspaceId: string,
+  planId: string,
+  write: (db: Kysely<Database>) => Promise<void>,
+) => Promise<void>
+
 export class WorkspaceService {
   readonly #workspaces: WorkspaceRepository
   readonly #plans: Pick<PlanService, 'get' | 'list'>
   readonly #config: Config
+  readonly #planChange: WorkspacePlanChange
 
   constructor(deps: {
     workspaceRepository: WorkspaceRepository
     planService: Pick<PlanService, 'get' | 'list'>
     config: Config
+    workspacePlanChange: WorkspacePlanChange
   }) {
     this.#workspaces = deps.workspaceRepository
     this.#plans = deps.planService
     this.#config = deps.config
+    this.#planChange = deps.workspacePlanChange
   }
 
   async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const ws = await this.prepare(input)
+    await this.store(ws)
+    return ws
+  }
+
+  /** A new workspace, checked (name, plan, allowlist) and not stored yet: `store` stores it. */
+  async prepare(input: CreateWorkspaceInput): Promise<Workspace> {
     const name = input.name.trim()
     if (!name) throw new ProblemError('validation_error', 'name must not be empty')
     const planId = input.plan ?? 'free'
     await this.#requirePlan(planId)
     const ipAllowlist = allowlistOrNull(input.ipAllowlist)
-    const ws: Workspace = {
+    return {
       id: newId('workspace'),
       name,
       plan_id: planId,
@@ -53,18 +76,30 @@ export class WorkspaceService {
       regions: [this.#config.region],
       created_at: nowIso(),
     }
-    await this.#workspaces.insert(ws)
-    return ws
   }
 
-  async get(id: string): Promise<Workspace> {
-    const ws = await this.#workspaces.get(id)
+  /** `db`: the transaction the insert belongs to (a workspace made with its owner, decision 0099) */
+  store(ws: Workspace, db?: Kysely<Database>): Promise<void> {
+    return this.#workspaces.insert(ws, db)
+  }
+
+  /** `db`: a transaction to read in (what that transaction sees, locks included) */
+  async get(id: string, db?: Kysely<Database>): Promise<Workspace> {
+    const ws = await this.#workspaces.get(id, db)
     if (!ws) throw new ProblemError('not_found', `workspace ${id} does not exist`)
     return ws
   }
 
   list(): Promise<Workspace[]> {
     return this.#workspaces.list()
+  }
+
+  /**
+   * Those of the workspaces `ids` that are on `planId`, read in `db` when given (the free
+   * workspace limit counts in its own transaction, decision 0099).
+   */
+  onPlan(ids: string[], planId: string, db?: Kysely<Database>): Promise<string[]> {
+    return this.#workspaces.onPlan(ids, planId, db)
   }
 
   count(): Promise<number> {
@@ -89,7 +124,7 @@ export class WorkspaceService {
   async setPlan(id: string, planId: string): Promise<Workspace> {
     await this.get(id)
     await this.#requirePlan(planId)
-    await this.#workspaces.update(id, { plan_id: planId })
+    await this.#planChange(id, planId, (db) => this.#workspaces.update(id, { plan_id: planId }, db))
     return this.get(id)
   }
 

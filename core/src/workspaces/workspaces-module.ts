@@ -1,6 +1,7 @@
+import { asFunction, Lifetime } from 'awilix'
 import { type FeatureModule, singletons } from '../kernel/feature-module.ts'
 import { WorkspaceRepository } from './workspace-repository.ts'
-import { WorkspaceService } from './workspace-service.ts'
+import { type WorkspacePlanChange, WorkspaceService } from './workspace-service.ts'
 import { workspaceSettingsRoutes } from './workspace-settings-routes.ts'
 import './workspace-tables.ts'
 
@@ -9,6 +10,8 @@ declare module '../kernel/container.ts' {
     /** the workspaces table, for this folder and tests; other features use workspaceService */
     workspaceRepository: WorkspaceRepository
     workspaceService: WorkspaceService
+    /** how a plan change is written; the members feature replaces it (decision 0099) */
+    workspacePlanChange: WorkspacePlanChange
   }
 }
 
@@ -16,9 +19,15 @@ declare module '../kernel/container.ts' {
 export const workspacesModule: FeatureModule = {
   id: 'workspaces',
   register({ container }) {
-    container.register(
-      singletons({ workspaceRepository: WorkspaceRepository, workspaceService: WorkspaceService }),
-    )
+    container.register({
+      ...singletons({ workspaceRepository: WorkspaceRepository, workspaceService: WorkspaceService }),
+      workspacePlanChange: asFunction(
+        ({ db }): WorkspacePlanChange =>
+          (_id, _planId, write) =>
+            write(db.kysely),
+        { lifetime: Lifetime.SINGLETON },
+      ),
+    })
   },
   rootRoutes: workspaceSettingsRoutes,
 }

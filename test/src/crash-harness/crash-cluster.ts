@@ -167,7 +167,8 @@ export class CrashCluster {
       const ws = await workspaceService.create({ name: 'Crash', plan })
       await memberService.add({
         workspaceId: ws.id,
-        email: 'owner@example.com',
+        // one owner per workspace, as the test kit does (the free workspace limit, decision 0099)
+        email: `owner+${ws.id}@example.com`,
         role: 'owner',
         verified: true,
       })
