@@ -335,6 +335,8 @@ export class RenderRunner {
       const output = plugins.registries.outputs.get(request.output.format)
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
       base.log(`output ${request.output.format}`)
+      // an invoice that breaks its profile fails the render before the browser prints
+      await hybridOptions()
       const options = printOptions()
       // bound: output plugins are class instances (the Chromium ones render with their pool)
       const render = output.render.bind(output) as (

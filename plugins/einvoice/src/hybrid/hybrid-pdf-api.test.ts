@@ -10,7 +10,7 @@ import {
 } from '@docsvc/core/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readInvoiceXml } from '../read-invoice.ts'
-import { SAMPLE_INVOICE } from '../sample-invoice.ts'
+import { SAMPLE_INVOICE, sampleInvoiceFor } from '../sample-invoice.ts'
 
 // Hybrid invoices (SPEC 2.16 `output.einvoice`, decision 0117) over HTTP with the installation's
 // own parts: Chromium prints, pdf-tools makes PDF/A-3b, this plugin's step embeds the XML, the
@@ -92,6 +92,16 @@ describe('output.einvoice on a PDF render', () => {
     expect(pdfAttachmentNames(bytes)).toEqual(['xrechnung.xml'])
     expect(pdfXmp(bytes)).toContain('<fx:ConformanceLevel>XRECHNUNG</fx:ConformanceLevel>')
     expect(readInvoiceXml(pdfAttachment(bytes, 1).toString('utf8')).profile).toBe('XRECHNUNG')
+  }, 120_000)
+
+  it('embeds MINIMUM as Data: not a full invoice, the XML sits beside the visible one', async () => {
+    const res = await render({ profile: 'MINIMUM', invoice: sampleInvoiceFor('MINIMUM') })
+    expect(res.statusCode, res.body.slice(0, 800)).toBe(200)
+    const bytes = await fileOf(res.json())
+    expect(pdfAttachmentNames(bytes)).toEqual(['factur-x.xml'])
+    expect(qpdfReport(bytes, ['--json'])).toContain('"/AFRelationship": "/Data"')
+    expect(pdfXmp(bytes)).toContain('<fx:ConformanceLevel>MINIMUM</fx:ConformanceLevel>')
+    expect(res.json().result.conformance.pdfa).toMatchObject({ valid: true, errors: [] })
   }, 120_000)
 
   it('fails a model that breaks a business rule with 422 einvoice_invalid at the field, unbilled', async () => {
