@@ -85,8 +85,17 @@ describe('output.einvoice on a PDF render', () => {
     expect(xmp).toContain('<pdfaSchema:prefix>fx</pdfaSchema:prefix>')
   }, 120_000)
 
-  it('names the XML xrechnung.xml for XRECHNUNG', async () => {
-    const res = await render({ profile: 'XRECHNUNG', invoice: SAMPLE_INVOICE }, { pdfa: '3b' })
+  it('names the XML xrechnung.xml for XRECHNUNG, on the flat route too', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/v1/pdf/from-html',
+      key: growth.liveKey,
+      payload: {
+        html: HTML,
+        pdf: { pdfa: '3b' },
+        einvoice: { profile: 'XRECHNUNG', invoice: SAMPLE_INVOICE },
+      },
+    })
     expect(res.statusCode, res.body.slice(0, 800)).toBe(200)
     const bytes = await fileOf(res.json())
     expect(pdfAttachmentNames(bytes)).toEqual(['xrechnung.xml'])
