@@ -103,6 +103,18 @@ describe('output.einvoice on a PDF render', () => {
     expect(readInvoiceXml(pdfAttachment(bytes, 1).toString('utf8')).profile).toBe('XRECHNUNG')
   }, 120_000)
 
+  it('embeds in a PDF/UA-1 too: one extension schema bag describes pdfuaid and fx, both reports clean', async () => {
+    const res = await render({ profile: 'EN16931', invoice: SAMPLE_INVOICE }, { pdfua: true })
+    expect(res.statusCode, res.body.slice(0, 800)).toBe(200)
+    const body = res.json()
+    expect(body.result.conformance.pdfa).toMatchObject({ valid: true, errors: [] })
+    expect(body.result.conformance.pdfua).toMatchObject({ valid: true, errors: [] })
+    const xmp = pdfXmp(await fileOf(body))
+    expect(xmp.split('<pdfaExtension:schemas>')).toHaveLength(2)
+    expect(xmp).toContain('<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>')
+    expect(xmp).toContain('<pdfaSchema:prefix>fx</pdfaSchema:prefix>')
+  }, 120_000)
+
   it('embeds MINIMUM as Data: not a full invoice, the XML sits beside the visible one', async () => {
     const res = await render({ profile: 'MINIMUM', invoice: sampleInvoiceFor('MINIMUM') })
     expect(res.statusCode, res.body.slice(0, 800)).toBe(200)
