@@ -141,7 +141,7 @@ describe('output.einvoice on a PDF render', () => {
     expect(await usedRenders()).toBe(before)
   }, 120_000)
 
-  it('refuses an unknown profile and pdfa 2b at their fields (400), and a plan without e-invoicing (402)', async () => {
+  it('refuses an unknown profile, pdfa 2b, image output and the internal XML option at their fields (400), and a plan without e-invoicing (402)', async () => {
     const unknown = await render({ profile: 'NOPE', invoice: SAMPLE_INVOICE })
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().errors).toContainEqual(
@@ -158,6 +158,28 @@ describe('output.einvoice on a PDF render', () => {
     })
     expect(flat.statusCode).toBe(400)
     expect(flat.json().errors).toContainEqual(expect.objectContaining({ path: '/pdf/pdfa' }))
+    const image = await t.inject({
+      method: 'POST',
+      url: '/v1/renders',
+      key: growth.liveKey,
+      payload: {
+        input: { type: 'html', html: HTML },
+        output: { format: 'png', einvoice: { profile: 'EN16931', invoice: SAMPLE_INVOICE } },
+      },
+    })
+    expect(image.statusCode).toBe(400)
+    expect(image.json().errors).toContainEqual(expect.objectContaining({ path: '/output/einvoice' }))
+    // the step's own option carries XML core validated: a request cannot hand it XML directly
+    const smuggled = await render(
+      { profile: 'EN16931', invoice: SAMPLE_INVOICE },
+      {
+        einvoice_xml: { profile: 'EN16931', xml: Buffer.from('<x/>').toString('base64') },
+      },
+    )
+    expect(smuggled.statusCode).toBe(400)
+    expect(smuggled.json().errors).toContainEqual(
+      expect.objectContaining({ path: '/output/pdf/einvoice_xml' }),
+    )
     const plan = await render({ profile: 'EN16931', invoice: SAMPLE_INVOICE }, {}, starter)
     expect(plan.statusCode, plan.body.slice(0, 400)).toBe(402)
     expect(plan.json().code).toBe('plan_feature_unavailable')
