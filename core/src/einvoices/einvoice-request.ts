@@ -33,30 +33,41 @@ addFormats(ajv)
 const compiled = new WeakMap<TObject, ValidateFunction>()
 
 /** The model's problems against the profile's schema, as pointers into the request's `invoice`. */
-function modelProblems(schema: TObject, model: unknown): FieldProblem[] {
+function modelProblems(schema: TObject, model: unknown, at: string): FieldProblem[] {
   let validate = compiled.get(schema)
   if (!validate) {
     validate = ajv.compile(schema)
     compiled.set(schema, validate)
   }
   if (validate(model)) return []
-  return issuesToProblems(validate.errors ?? []).map((p) => ({ ...p, path: `${INVOICE_POINTER}${p.path}` }))
+  return issuesToProblems(validate.errors ?? []).map((p) => ({ ...p, path: `${at}${p.path}` }))
+}
+
+/** What names an invoice and its profile: POST /v1/einvoices' body, a render's `output.einvoice`. */
+export interface EinvoiceSpec {
+  profile: string
+  syntax?: EinvoiceSyntax | null
+  invoice: EinvoiceModel
 }
 
 /**
  * The checks of SPEC 4.3 that need no business rule, run when the render is created (400
  * validation_error, no render made): a profile this installation has, a syntax that profile
  * writes (default: `cii`, which every SPEC profile writes, else the profile's first), and a model
- * that fits the profile's schema. The syntax default is written into the stored input.
+ * that fits the profile's schema. The syntax default is written into the spec. `at` is where the
+ * spec sits in the request body ('' for POST /v1/einvoices, `/output/einvoice` on a render).
  */
-export function checkEinvoiceRequest(request: RenderRequest, profiles: Registry<EinvoiceProfile>): void {
-  const input = einvoiceInputOf(request)
-  const profile = profiles.get(input.profile)
+export function checkEinvoiceSpec(
+  spec: EinvoiceSpec,
+  profiles: Registry<EinvoiceProfile>,
+  at: string,
+): EinvoiceProfile {
+  const profile = profiles.get(spec.profile)
   if (!profile) {
     const known = profiles.keys()
     throw validationProblem([
       {
-        path: '/profile',
+        path: `${at}/profile`,
         code: 'enum',
         message:
           known.length > 0
@@ -65,16 +76,21 @@ export function checkEinvoiceRequest(request: RenderRequest, profiles: Registry<
       },
     ])
   }
-  if (input.syntax == null) input.syntax = profile.syntaxes.includes('cii') ? 'cii' : profile.syntaxes[0]!
-  if (!profile.syntaxes.includes(input.syntax)) {
+  if (spec.syntax == null) spec.syntax = profile.syntaxes.includes('cii') ? 'cii' : profile.syntaxes[0]!
+  if (!profile.syntaxes.includes(spec.syntax)) {
     throw validationProblem([
       {
-        path: '/syntax',
+        path: `${at}/syntax`,
         code: 'enum',
         message: `profile ${profile.id} is written in ${profile.syntaxes.join(' or ')} only: ${oneOfMessage(profile.syntaxes)}`,
       },
     ])
   }
-  const problems = modelProblems(profile.modelSchema, input.invoice)
+  const problems = modelProblems(profile.modelSchema, spec.invoice, `${at}${INVOICE_POINTER}`)
   if (problems.length > 0) throw validationProblem(problems)
+  return profile
+}
+
+export function checkEinvoiceRequest(request: RenderRequest, profiles: Registry<EinvoiceProfile>): void {
+  checkEinvoiceSpec(einvoiceInputOf(request), profiles, '')
 }

@@ -1,28 +1,9 @@
 import { Type } from 'typebox'
 import { ConvenienceFields, SharedRenderFields } from '../renders/render-schemas.ts'
+import { invoiceModelField } from './invoice-model-field.ts'
 
 /** SPEC 4.3's six profiles, in the order of the standard's levels. */
 export const SPEC_PROFILES = ['MINIMUM', 'BASIC_WL', 'BASIC', 'EN16931', 'EXTENDED', 'XRECHNUNG'] as const
-
-const EXAMPLE_INVOICE = {
-  number: 'RE-2026-0042',
-  issue_date: '2026-03-01',
-  type_code: '380',
-  currency: 'EUR',
-  seller: { name: 'Muster GmbH', vat_id: 'DE123456789', address: { country: 'DE' } },
-  buyer: { name: 'Beispiel AG', address: { country: 'DE' } },
-  lines: [
-    {
-      id: '1',
-      name: 'Consulting',
-      quantity: '2',
-      unit: 'HUR',
-      net_price: '100.00',
-      vat_category: 'S',
-      vat_rate: '19',
-    },
-  ],
-}
 
 /**
  * The body of POST /v1/einvoices (SPEC 4.3). The model's own schema is the profile's, checked
@@ -33,11 +14,7 @@ export function einvoiceBody(installed: readonly string[]) {
   const offered = installed.length > 0 ? installed.join(', ') : 'none (no e-invoice plugin is installed)'
   return Type.Object(
     {
-      invoice: Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'The invoice model: EN 16931 business terms (seller, buyer, lines, VAT breakdown, totals), as the profile defines them; see the e-invoice model reference. Problems point into it (`/invoice/lines/0/net_price`).',
-        examples: [EXAMPLE_INVOICE],
-      }),
+      invoice: invoiceModelField('/invoice/lines/0/net_price'),
       profile: Type.String({
         minLength: 1,
         maxLength: 32,

@@ -13,11 +13,14 @@ declare module '../kernel/container.ts' {
 
 /**
  * SPEC 7.3: e-invoicing below Growth is 402 plan_feature_unavailable. A render asks for it by
- * being an e-invoice render; the hybrid PDF (`output.einvoice`) adds its own field here when it lands.
+ * being an e-invoice render, or by embedding one in its PDF (`output.einvoice`).
  */
 export const EINVOICE_PLAN_FEATURE: PlanFeature = {
   title: PLAN_FEATURE_TITLES.einvoice,
-  usedBy: (request) => (request.input.type === EINVOICE_INPUT ? 'POST /v1/einvoices' : undefined),
+  usedBy: (request) => {
+    if (request.input.type === EINVOICE_INPUT) return 'POST /v1/einvoices'
+    return request.output.einvoice != null ? 'output.einvoice' : undefined
+  },
   skipWarning: 'einvoice_skipped_plan',
 }
 

@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TProperties, type TSchema, Type } from 'typebox'
+import type { EinvoiceSpecRequest } from '../einvoices/hybrid-einvoice.ts'
 import { documentedBy } from '../http/plugin-schema-slots.ts'
 import type { ProblemShape } from '../http/problem-shaping.ts'
 import type { Cradle } from '../kernel/container.ts'
@@ -12,7 +13,7 @@ import { respondToRender } from './render-responder.ts'
 import { RENDER_SET, RenderRecord, renderResponses } from './render-responses.ts'
 import {
   ConvenienceFields,
-  EinvoiceNotYet,
+  EinvoiceSpecSchema,
   imageOptionsSlot,
   PdfOptionsSlot,
   SharedRenderFields,
@@ -115,28 +116,28 @@ const CONVENIENCE: Convenience[] = [
   {
     path: '/pdf/from-html',
     summary: 'HTML to PDF',
-    own: { ...Html, pdf: PdfOptions, einvoice: EinvoiceNotYet },
+    own: { ...Html, pdf: PdfOptions, einvoice: EinvoiceSpecSchema },
     input: htmlInput,
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-markdown',
     summary: 'Markdown to PDF',
-    own: { ...Markdown, pdf: PdfOptions, einvoice: EinvoiceNotYet },
+    own: { ...Markdown, pdf: PdfOptions, einvoice: EinvoiceSpecSchema },
     input: markdownInput,
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-url',
     summary: 'A web page to PDF',
-    own: { ...Url, pdf: PdfOptions, einvoice: EinvoiceNotYet },
+    own: { ...Url, pdf: PdfOptions, einvoice: EinvoiceSpecSchema },
     input: (b) => ({ type: 'url', ...defined({ url: b.url, http: b.http, wait: b.wait }) }),
     format: () => 'pdf',
   },
   {
     path: '/pdf/from-template',
     summary: 'A template to PDF',
-    own: { ...TemplateRef, pdf: PdfOptions, einvoice: EinvoiceNotYet },
+    own: { ...TemplateRef, pdf: PdfOptions, einvoice: EinvoiceSpecSchema },
     input: templateInput,
     format: () => 'pdf',
   },
@@ -192,6 +193,7 @@ export async function convenienceRoutes(
         ['/input', ''],
         ['/output/format', '/format'],
         [`/output/${optionsKey}`, `/${optionsKey}`],
+        ['/output/einvoice', '/einvoice'],
       ],
       fields: () =>
         renderFieldTree(body, {
@@ -219,7 +221,11 @@ export async function convenienceRoutes(
           request.auth!,
           fields as SharedBody,
           input,
-          { format, ...(options ? { [optionsKey]: options } : {}) },
+          {
+            format,
+            ...(options ? { [optionsKey]: options } : {}),
+            ...(fields.einvoice != null ? { einvoice: fields.einvoice as EinvoiceSpecRequest } : {}),
+          },
           `/${optionsKey}`,
         )
         // a template is resolved (template, version, data schema) before the render exists

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestKernel, type TestKernel, type TestWorkspace } from '../testing/index.ts'
 import { FAKE_RENDER_BUILTINS } from './fake-render-plugins.fixture.ts'
 
-// E-invoice embedding is not built yet: an invoice in a render request is refused at its field,
-// never accepted and silently left out of the PDF; null (SPEC: disables a template's default) passes.
-describe('einvoice before e-invoicing exists', () => {
+// An installation without e-invoicing (no profile, no embed step: the fake plugins) refuses an
+// invoice in a render request at its field, never accepting it and leaving it out of the PDF;
+// null (SPEC: disables a template's default) passes. The built feature: plugins/einvoice.
+describe('einvoice on an installation without e-invoicing', () => {
   let t: TestKernel
   let ws: TestWorkspace
 
@@ -15,7 +16,7 @@ describe('einvoice before e-invoicing exists', () => {
   afterAll(() => t?.close())
 
   const post = (url: string, payload: object) => t.inject({ method: 'POST', url, key: ws.testKey, payload })
-  const INVOICE = { profile: 'xrechnung', model: { number: 'R-1' } }
+  const INVOICE = { profile: 'XRECHNUNG', invoice: { number: 'R-1' } }
 
   it('refuses an invoice on the general route and the convenience routes, naming the field', async () => {
     for (const [url, body, path] of [
@@ -29,7 +30,7 @@ describe('einvoice before e-invoicing exists', () => {
       const res = await post(url, body)
       expect(res.statusCode, url).toBe(400)
       expect(res.json().code).toBe('validation_error')
-      expect(res.json().errors).toContainEqual(expect.objectContaining({ path }))
+      expect(res.json().errors).toContainEqual(expect.objectContaining({ path, code: 'unavailable' }))
     }
   })
 

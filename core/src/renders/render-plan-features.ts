@@ -3,8 +3,9 @@ import type { PlanFeature } from '../sdk/plan-feature-contracts.ts'
 import type { RenderRequest } from './render.ts'
 
 // The plan features a render request itself can ask for (SPEC 4.2: PDF/A and PDF/UA "Growth plan
-// and up"), declared to the plan gate by the renders feature. The features still to come declare
-// theirs when they land: e-invoicing (`output.einvoice`, a template's default invoice), email
+// and up"), declared to the plan gate by the renders feature. E-invoicing (`output.einvoice`) is
+// declared by the e-invoice feature (einvoices-module.ts). The features still to come declare
+// theirs when they land: a template's default invoice, email
 // (`delivery.email`), storage destinations (`delivery.storage`, a default destination), batches
 // and signed links (their own routes). Their request fields are refused today (decision 0080).
 

@@ -54,7 +54,7 @@ export function normaliseRender(
   auth: AuthContext,
   body: SharedBody,
   input: RenderRequest['input'],
-  output: { format: OutputFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> },
+  output: RenderRequest['output'] & { format: OutputFormat },
   optionsPointer: string,
 ): CreateRenderInput {
   if (body.test === true && !auth.test) {

@@ -1,6 +1,7 @@
 import type { AwilixContainer } from 'awilix'
 import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
+import type { EinvoiceSpecRequest } from '../einvoices/hybrid-einvoice.ts'
 import { Cursor, Limit } from '../http/schemas/list-query.ts'
 import { oneOfMessage } from '../http/validation-errors.ts'
 import type { Cradle } from '../kernel/container.ts'
@@ -148,7 +149,11 @@ export async function renderRoutes(
         request.auth!,
         shared,
         input as { type: string } & Record<string, unknown>,
-        { format, ...(options ? { [optionsKey]: options } : {}) },
+        {
+          format,
+          ...(options ? { [optionsKey]: options } : {}),
+          ...(output?.einvoice != null ? { einvoice: output.einvoice as EinvoiceSpecRequest } : {}),
+        },
         `/output/${optionsKey}`,
       )
       // a template input is resolved (template, version, data schema) before the render exists

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { BillingService } from '../billing/billing-service.ts'
 import type { ConformanceReportJson } from '../conformance/conformance-report-json.ts'
+import { hybridFinishingOptions } from '../einvoices/hybrid-einvoice.ts'
 import type { EventOutbox } from '../events/event-outbox.ts'
 import { putLocalFiles } from '../files/put-local-files.ts'
 import type { ScratchDirs, ScratchLease } from '../files/scratch-dirs.ts'
@@ -292,7 +293,23 @@ export class RenderRunner {
       {}
     /** the bytes of every PDF finished so far: each is finished exactly once (decision 0121) */
     const finished = new WeakSet<Buffer>()
-    const finish = async (file: RenderedFile, options: Record<string, unknown>): Promise<RenderedFile> => {
+    /** the validated XML an `output.einvoice` render embeds, written once for the render */
+    let hybrid: Promise<Record<string, unknown>> | undefined
+    const hybridOptions = (): Promise<Record<string, unknown>> => {
+      hybrid ??= hybridFinishingOptions(request, plugins.registries, {
+        ...base,
+        deadline,
+        validationTimeoutSeconds: config.einvoiceValidationTimeoutSeconds,
+      }).then((made) => {
+        if (!made) return {}
+        // the e-invoice report keeps the shape POST /v1/einvoices gives it (SPEC 2.4)
+        conformance.einvoice = made.report as unknown as ConformanceReportJson
+        return made.options
+      })
+      return hybrid
+    }
+    const finish = async (file: RenderedFile, given: Record<string, unknown>): Promise<RenderedFile> => {
+      const options = file.format === 'pdf' ? { ...given, ...(await hybridOptions()) } : given
       const done = await finishPdf(file, options, {
         fallbackTitle,
         tools: plugins.registries.pdfTools,
@@ -318,6 +335,8 @@ export class RenderRunner {
       const output = plugins.registries.outputs.get(request.output.format)
       if (!output) throw new ProblemError('render_failed', 'This installation no longer offers the format.')
       base.log(`output ${request.output.format}`)
+      // an invoice that breaks its profile fails the render before the browser prints
+      await hybridOptions()
       const options = printOptions()
       // bound: output plugins are class instances (the Chromium ones render with their pool)
       const render = output.render.bind(output) as (

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { invoiceModelField } from '../einvoices/invoice-model-field.ts'
 import { documentedBy } from '../http/plugin-schema-slots.ts'
 
 // Request schemas of the render family (SPEC 4.2). Input and option objects are checked twice:
@@ -94,14 +95,32 @@ export const WebhookSpec = Type.Union(
 )
 
 /**
- * `einvoice` (SPEC 4.2, EInvoiceSpec or null): e-invoice embedding is not built yet, so only null
- * is taken; an invoice is refused at its field (400) rather than accepted and left out.
+ * `einvoice` (SPEC 2.16, EInvoiceSpec or null): the invoice a PDF embeds as a hybrid PDF/A-3b
+ * (Factur-X / ZUGFeRD, CII XML). The profile is checked against the installed ones and the model
+ * against the profile's schema when the render is created (core/src/einvoices/hybrid-einvoice.ts).
  */
-export const EinvoiceNotYet = Type.Optional(
-  Type.Null({
-    description: 'E-invoice embedding is not available on this installation yet: only null is accepted.',
-    examples: [null],
-  }),
+export const EinvoiceSpecSchema = Type.Optional(
+  Type.Union(
+    [
+      Type.Object(
+        {
+          profile: Type.String({
+            maxLength: 40,
+            description:
+              'The e-invoice profile: MINIMUM, BASIC_WL, BASIC, EN16931, EXTENDED or XRECHNUNG (those installed). The XML is CII, embedded as factur-x.xml (xrechnung.xml for XRECHNUNG).',
+            examples: ['EN16931'],
+          }),
+          invoice: invoiceModelField('/output/einvoice/invoice/lines/0/net_price'),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    {
+      description:
+        'Embed an e-invoice: the PDF becomes PDF/A-3b with the XML attached (Growth plan and up). null: none (it disables a template default).',
+    },
+  ),
 )
 
 /** `pdf` options: the PDF output plugin's schema documents them (plugin-schema-slots.ts). */
@@ -293,7 +312,7 @@ export const CreateRenderBody = Type.Object(
               image: Type.Optional(
                 Type.Union([imageOptionsSlot(['png', 'jpeg', 'webp', 'html']), Type.Null()]),
               ),
-              einvoice: EinvoiceNotYet,
+              einvoice: EinvoiceSpecSchema,
             },
             { additionalProperties: false },
           ),

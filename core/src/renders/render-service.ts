@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely'
 import type { AuthContext } from '../api-keys/api-key-service.ts'
 import type { BillingService } from '../billing/billing-service.ts'
 import type { Database } from '../db/schema.ts'
+import { prepareHybridEinvoice } from '../einvoices/hybrid-einvoice.ts'
 import type { Config } from '../kernel/config.ts'
 import { newId } from '../kernel/ids.ts'
+import type { Registries } from '../kernel/plugins/extension-points.ts'
 import type { PluginSet } from '../kernel/plugins/plugin-loader.ts'
 import { ProblemError, validationProblem } from '../kernel/problem-error.ts'
 import type { MemberService } from '../members/member-service.ts'
@@ -71,6 +73,7 @@ export class RenderService {
   readonly #secretBox: RenderSecretBox
   readonly #inlineWebhookCheck: InlineWebhookCheck
   readonly #planGate: PlanGate
+  readonly #registries: Registries
   readonly #billing: Pick<BillingService, 'admission'>
   readonly #members: Pick<MemberService, 'requireVerifiedEmail'>
 
@@ -98,6 +101,7 @@ export class RenderService {
     this.#renders = deps.renderRepository
     this.#queue = deps.queue
     this.#config = deps.config
+    this.#registries = deps.plugins.registries
     this.#validation = new RenderValidation(deps.plugins.registries, () =>
       renderInputTypes(deps.plugins.registries.inputs, deps.plugins.registries.producers),
     )
@@ -106,6 +110,8 @@ export class RenderService {
   /** Validates, stores the render as `queued` and hands it to the queue. */
   async create(auth: AuthContext, plan: Plan, input: CreateRenderInput, now = new Date()): Promise<Render> {
     const { request } = input
+    // before the PDF options are checked: an embedded invoice makes the PDF PDF/A-3b
+    prepareHybridEinvoice(request, this.#registries, input.optionsPointer)
     const options = request.output.format === 'pdf' ? request.output.pdf : request.output.image
     const output = { format: request.output.format, options: options ?? {}, at: input.optionsPointer }
     const producer = this.#producers.get(request.input.type)

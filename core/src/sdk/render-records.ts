@@ -12,7 +12,13 @@ export interface RenderRequest {
   input: { type: string } & Record<string, unknown>
   data: Record<string, unknown> | null
   data_url: string | null
-  output: { format: FileFormat; pdf?: Record<string, unknown>; image?: Record<string, unknown> }
+  output: {
+    format: FileFormat
+    pdf?: Record<string, unknown>
+    image?: Record<string, unknown>
+    /** SPEC 2.16 `output.einvoice`: the e-invoice a PDF embeds (profile and EN 16931 model) */
+    einvoice?: { profile: string; invoice: Record<string, unknown> } | null
+  }
   /** `email` is kept to check it fits the render's hosting (email delivery comes later) */
   /**
    * `email` and `storage` are kept to be checked at creation (hosting, then refused until email

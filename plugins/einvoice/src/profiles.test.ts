@@ -6,7 +6,7 @@ import { TEST_NOTE } from './profile-guidelines.ts'
 import { einvoiceProfile, syntaxesOf } from './profiles.ts'
 import { readInvoiceXml } from './read-invoice.ts'
 import { XSD } from './sample-files.ts'
-import { SAMPLE_INVOICE } from './sample-invoice.ts'
+import { sampleInvoiceFor as forProfile, SAMPLE_INVOICE } from './sample-invoice.ts'
 
 const XMLLINT = spawnSync('xmllint', ['--version']).status === 0
 const xsdErrors = (xml: Buffer, xsd: string) => {
@@ -15,29 +15,6 @@ const xsdErrors = (xml: Buffer, xsd: string) => {
     encoding: 'utf8',
   })
   return run.status === 0 ? '' : run.stderr
-}
-
-/** What MINIMUM and BASIC_WL accept: the sample without what they do not carry. */
-const forProfile = (id: (typeof PROFILE_IDS)[number]) => {
-  if (id === 'MINIMUM') {
-    const { notes, payment, delivery, allowances, due_date, payment_terms, ...rest } = SAMPLE_INVOICE
-    return {
-      ...rest,
-      seller: { name: rest.seller.name, vat_id: rest.seller.vat_id!, address: { country: 'DE' } },
-      buyer: { name: rest.buyer.name },
-    }
-  }
-  if (id === 'BASIC_WL' || id === 'BASIC') {
-    const { seller, lines, payment, ...rest } = SAMPLE_INVOICE
-    const { contact, ...sellerRest } = seller
-    return {
-      ...rest,
-      seller: sellerRest,
-      payment: { ...payment!, credit_transfers: [{ account_id: 'DE02120300000000202051' }] },
-      lines: lines!.map(({ description, ...l }) => l),
-    }
-  }
-  return SAMPLE_INVOICE
 }
 
 describe('the six profiles write CII', () => {

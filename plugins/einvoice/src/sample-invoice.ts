@@ -1,4 +1,5 @@
 import type { Invoice } from './model/invoice-schema.ts'
+import type { ProfileId } from './model/profile-matrix.ts'
 
 /** An XRechnung-complete invoice without totals (they are computed), for tests and examples. */
 export const SAMPLE_INVOICE: Invoice = {
@@ -56,4 +57,27 @@ export const SAMPLE_INVOICE: Invoice = {
       description: 'Beratung vor Ort',
     },
   ],
+}
+
+/** What MINIMUM and BASIC_WL accept: the sample without what they do not carry. */
+export const sampleInvoiceFor = (id: ProfileId) => {
+  if (id === 'MINIMUM') {
+    const { notes, payment, delivery, allowances, due_date, payment_terms, ...rest } = SAMPLE_INVOICE
+    return {
+      ...rest,
+      seller: { name: rest.seller.name, vat_id: rest.seller.vat_id!, address: { country: 'DE' } },
+      buyer: { name: rest.buyer.name },
+    }
+  }
+  if (id === 'BASIC_WL' || id === 'BASIC') {
+    const { seller, lines, payment, ...rest } = SAMPLE_INVOICE
+    const { contact, ...sellerRest } = seller
+    return {
+      ...rest,
+      seller: sellerRest,
+      payment: { ...payment!, credit_transfers: [{ account_id: 'DE02120300000000202051' }] },
+      lines: lines!.map(({ description, ...l }) => l),
+    }
+  }
+  return SAMPLE_INVOICE
 }
