@@ -1,4 +1,6 @@
 import { PDFArray, PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import { differences } from './encoding-differences.ts'
+import { glyphNameToUnicode } from './glyph-list.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import { refLabel, type Values } from './pdf-values.ts'
@@ -10,7 +12,10 @@ import { refLabel, type Values } from './pdf-values.ts'
 export const FONT_TYPES: ModelTypes = {
   PDFont: { props: ['Type', 'Subtype', 'fontName', 'fontFileSubtype', 'containsFontFile', 'renderingMode'] },
   PDSimpleFont: { parent: 'PDFont', props: ['isStandard', 'FirstChar', 'LastChar', 'Widths_size'] },
-  PDTrueTypeFont: { parent: 'PDSimpleFont', props: ['isSymbolic', 'Encoding', 'containsDifferences'] },
+  PDTrueTypeFont: {
+    parent: 'PDSimpleFont',
+    props: ['isSymbolic', 'Encoding', 'containsDifferences', 'differencesAreUnicodeCompliant'],
+  },
   PDType1Font: { parent: 'PDSimpleFont', props: ['CharSet'] },
   PDType3Font: { parent: 'PDSimpleFont', props: [] },
   PDType0Font: {
@@ -197,6 +202,13 @@ export function fontObjects(
                 ? v.name(encodingDict, 'BaseEncoding')
                 : null,
           containsDifferences: encodingDict ? v.get(encodingDict, 'Differences') instanceof PDFArray : false,
+          // every Differences name says which character it is, and the program can look it up by
+          // Unicode: a Microsoft Unicode (3,1) cmap (ISO 19005-2 6.2.11.6, ISO 14289-1 7.21.6)
+          differencesAreUnicodeCompliant:
+            [...differences(v, encodingDict).values()].every(
+              (name) => glyphNameToUnicode(name) !== undefined,
+            ) &&
+            (cmaps?.includes('3,1') ?? false),
         },
       })
     } else if (subtype === 'Type1' || subtype === 'MMType1') {

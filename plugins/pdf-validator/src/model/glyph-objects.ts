@@ -1,5 +1,6 @@
-import { PDFDict, PDFName, PDFNumber, PDFRawStream } from '@cantoo/pdf-lib'
+import { PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
 import { isName, type Operand } from './content-stream.ts'
+import { differences } from './encoding-differences.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import type { Values } from './pdf-values.ts'
@@ -156,17 +157,6 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
     },
     label,
   }
-}
-
-/** An Encoding dictionary's Differences: code to glyph name. */
-function differences(v: Values, encoding: PDFDict | undefined): Map<number, string> {
-  const names = new Map<number, string>()
-  let code = 0
-  for (const item of v.items(v.array(encoding, 'Differences'))) {
-    if (item instanceof PDFNumber) code = item.asNumber()
-    else if (item instanceof PDFName) names.set(code++, item.decodeText())
-  }
-  return names
 }
 
 const utf16 = (hex: string) =>
