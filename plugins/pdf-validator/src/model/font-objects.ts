@@ -4,6 +4,7 @@ import { glyphNameToUnicode } from './glyph-list.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import { refLabel, type Values } from './pdf-values.ts'
+import { readTrueType } from './truetype-program.ts'
 
 // Font dictionaries (ISO 19005-2 6.2.11.2 to 6.2.11.6) as the pages use them. What needs the
 // font program's glyphs or the text drawn with it (Glyph, renderingMode, CharSet and CIDSet
@@ -178,7 +179,7 @@ export function fontObjects(
     }
     const program = subtype === 'TrueType' ? v.stream(descriptor, 'FontFile2') : undefined
     const bytes = program ? v.decoded(program) : undefined
-    const cmaps = bytes ? trueTypeCmaps(bytes) : undefined
+    const cmaps = bytes ? readTrueType(bytes)?.cmaps.map((c) => `${c.platform},${c.encoding}`) : undefined
     if (cmaps) {
       out.push({
         type: 'TrueTypeFontProgram',
@@ -250,24 +251,4 @@ function maximalCid(program: string): number {
     for (const m of (block[1] ?? '').matchAll(/<[0-9A-Fa-f]+>\s*(\d+)/g)) max = Math.max(max, Number(m[1]))
   }
   return max
-}
-
-/** The (platform, encoding) pairs of a TrueType font program's cmap subtables, or undefined. */
-function trueTypeCmaps(bytes: Uint8Array): string[] | undefined {
-  if (bytes.length < 12) return undefined
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const tables = view.getUint16(4)
-  for (let i = 0; i < tables && 12 + 16 * (i + 1) <= bytes.length; i++) {
-    const at = 12 + 16 * i
-    if (String.fromCharCode(...bytes.subarray(at, at + 4)) !== 'cmap') continue
-    const offset = view.getUint32(at + 8)
-    if (offset + 4 > bytes.length) return undefined
-    const count = view.getUint16(offset + 2)
-    const pairs: string[] = []
-    for (let k = 0; k < count && offset + 4 + 8 * (k + 1) <= bytes.length; k++) {
-      pairs.push(`${view.getUint16(offset + 4 + 8 * k)},${view.getUint16(offset + 6 + 8 * k)}`)
-    }
-    return pairs
-  }
-  return undefined
 }
