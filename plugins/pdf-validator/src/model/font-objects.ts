@@ -1,4 +1,5 @@
 import { PDFArray, PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import { cidSetListsAllGlyphs } from './cid-set.ts'
 import { differences } from './encoding-differences.ts'
 import { glyphNameToUnicode } from './glyph-list.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
@@ -31,7 +32,7 @@ export const FONT_TYPES: ModelTypes = {
       'CMapSupplement',
     ],
   },
-  PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet'] },
+  PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet', 'cidSetListsAllGlyphs'] },
   PDCMap: { props: ['CMapName', 'containsEmbeddedFile'] },
   CMapFile: { props: ['WMode', 'dictWMode', 'maximalCID'] },
   TrueTypeFontProgram: { props: ['isSymbolic', 'nrCmaps', 'cmap30Present'] },
@@ -151,6 +152,7 @@ export function fontObjects(
       }
       if (cid) {
         const descriptor = v.dict(cid, 'FontDescriptor')
+        const listsAll = cidSetListsAllGlyphs(v, cid, descriptor)
         out.push({
           type: 'PDCIDFont',
           page: f.page,
@@ -159,7 +161,9 @@ export function fontObjects(
             ...baseProps(v, cid, descriptor, renderingModes.get(font) ?? null),
             CIDToGIDMap: v.has(cid, 'CIDToGIDMap') ? 'present' : null,
             containsCIDSet: v.has(descriptor, 'CIDSet'),
+            cidSetListsAllGlyphs: listsAll ?? null,
           },
+          ...(listsAll === undefined ? { unknown: ['cidSetListsAllGlyphs'] } : {}),
         })
       }
       continue
@@ -179,7 +183,7 @@ export function fontObjects(
     }
     const program = subtype === 'TrueType' ? v.stream(descriptor, 'FontFile2') : undefined
     const bytes = program ? v.decoded(program) : undefined
-    const cmaps = bytes ? readTrueType(bytes)?.cmaps.map((c) => `${c.platform},${c.encoding}`) : undefined
+    const cmaps = bytes ? readTrueType(bytes)?.cmaps?.map((c) => `${c.platform},${c.encoding}`) : undefined
     if (cmaps) {
       out.push({
         type: 'TrueTypeFontProgram',

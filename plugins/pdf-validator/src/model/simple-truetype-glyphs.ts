@@ -50,14 +50,14 @@ export function simpleTrueTypeInfo(
     return unnamed(code) ? null : decoder.decode(Uint8Array.of(code))
   }
   const find = (platform: number, enc: number): CmapSubtable | undefined =>
-    program?.cmaps.find((c) => c.platform === platform && c.encoding === enc)
+    program?.cmaps?.find((c) => c.platform === platform && c.encoding === enc)
   const microsoftSymbol = find(3, 0)
   const microsoftUnicode = find(3, 1)
   const mac = find(1, 0)
 
   /** the glyph id a code selects (ISO 32000-1 9.6.6.4); undefined when the program cannot say */
   const glyphId = (code: number): number | undefined => {
-    if (!program) return undefined
+    if (!program?.cmaps) return undefined
     if (symbolic) {
       if (microsoftSymbol) {
         for (const offset of [0, 0xf000, 0xf100, 0xf200]) {

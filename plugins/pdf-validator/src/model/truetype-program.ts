@@ -11,33 +11,70 @@ export interface CmapSubtable {
 }
 
 export interface TrueTypeProgram {
-  cmaps: CmapSubtable[]
+  /** the cmap subtables; undefined when the program has no readable cmap table */
+  cmaps: CmapSubtable[] | undefined
+  /** glyph ids whose outline has data (loca/glyf); undefined without readable head/maxp/loca */
+  outlined: Set<number> | undefined
 }
 
-/** The program's cmap subtables, or undefined when the bytes are no TrueType program with a cmap. */
+/** The program's tables (tag to offset and length) from its table directory. */
+function tableDirectory(bytes: Uint8Array, view: DataView): Map<string, { offset: number; length: number }> {
+  const tables = new Map<string, { offset: number; length: number }>()
+  const count = view.getUint16(4)
+  for (let i = 0; i < count && 12 + 16 * (i + 1) <= bytes.length; i++) {
+    const at = 12 + 16 * i
+    const offset = view.getUint32(at + 8)
+    const length = view.getUint32(at + 12)
+    if (offset + length <= bytes.length)
+      tables.set(String.fromCharCode(...bytes.subarray(at, at + 4)), { offset, length })
+  }
+  return tables
+}
+
+/** The program's cmap subtables and outlined glyphs; undefined when the bytes are no table directory. */
 export function readTrueType(bytes: Uint8Array): TrueTypeProgram | undefined {
   if (bytes.length < 12) return undefined
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const tables = view.getUint16(4)
-  for (let i = 0; i < tables && 12 + 16 * (i + 1) <= bytes.length; i++) {
-    const at = 12 + 16 * i
-    if (String.fromCharCode(...bytes.subarray(at, at + 4)) !== 'cmap') continue
-    const offset = view.getUint32(at + 8)
-    if (offset + 4 > bytes.length) return undefined
-    const count = view.getUint16(offset + 2)
-    const cmaps: CmapSubtable[] = []
-    for (let k = 0; k < count && offset + 4 + 8 * (k + 1) <= bytes.length; k++) {
-      const record = offset + 4 + 8 * k
-      const start = offset + view.getUint32(record + 4)
-      cmaps.push({
-        platform: view.getUint16(record),
-        encoding: view.getUint16(record + 2),
-        glyph: subtableLookup(view, start),
-      })
-    }
-    return { cmaps }
+  const tables = tableDirectory(bytes, view)
+  return { cmaps: cmapSubtables(bytes, view, tables.get('cmap')), outlined: outlinedGlyphs(view, tables) }
+}
+
+function cmapSubtables(
+  bytes: Uint8Array,
+  view: DataView,
+  cmap: { offset: number; length: number } | undefined,
+): CmapSubtable[] | undefined {
+  if (!cmap || cmap.length < 4) return undefined
+  const count = view.getUint16(cmap.offset + 2)
+  const cmaps: CmapSubtable[] = []
+  for (let k = 0; k < count && cmap.offset + 4 + 8 * (k + 1) <= bytes.length; k++) {
+    const record = cmap.offset + 4 + 8 * k
+    cmaps.push({
+      platform: view.getUint16(record),
+      encoding: view.getUint16(record + 2),
+      glyph: subtableLookup(view, cmap.offset + view.getUint32(record + 4)),
+    })
   }
-  return undefined
+  return cmaps
+}
+
+/** Glyph ids whose `loca` entry spans data in `glyf` (an empty glyph, like a space, has none). */
+function outlinedGlyphs(
+  view: DataView,
+  tables: Map<string, { offset: number; length: number }>,
+): Set<number> | undefined {
+  const head = tables.get('head')
+  const maxp = tables.get('maxp')
+  const loca = tables.get('loca')
+  if (!head || head.length < 54 || !maxp || maxp.length < 6 || !loca) return undefined
+  const long = view.getInt16(head.offset + 50) === 1
+  const glyphs = view.getUint16(maxp.offset + 4)
+  if ((glyphs + 1) * (long ? 4 : 2) > loca.length) return undefined
+  const at = (i: number) =>
+    long ? view.getUint32(loca.offset + 4 * i) : 2 * view.getUint16(loca.offset + 2 * i)
+  const out = new Set<number>()
+  for (let i = 0; i < glyphs; i++) if (at(i + 1) > at(i)) out.add(i)
+  return out
 }
 
 const NONE = () => 0
