@@ -42,4 +42,17 @@ describe('the engine', () => {
     ])
     expect(findings[0]?.message).toContain('offset = 3')
   })
+
+  it('drops a rule from rulesChecked, and does not run it, where an object leaves a property it reads unsettled', () => {
+    const { rulesChecked, findings } = evaluate('pdfa-2b', types, [
+      {
+        type: 'CosDocument',
+        context: 'document',
+        props: { headerOffset: 3, header: null },
+        unknown: ['header'],
+      },
+    ])
+    expect(rulesChecked).toEqual([])
+    expect(findings).toEqual([])
+  })
 })

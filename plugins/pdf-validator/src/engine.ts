@@ -81,16 +81,18 @@ export function evaluate(
   const counts = new Map<string, number>()
   // rules on a type some object of which the model could not read are not claimed for this file
   const unclaimed = new Set<string>()
+  const unsettled = (obj: ModelObject, c: CheckedRule) =>
+    obj.unmodelled === true || (obj.unknown?.some((name) => c.test.names.includes(name)) ?? false)
   for (const obj of objects) {
-    if (obj.unmodelled) {
-      for (const type of lineage(types, obj.type))
-        for (const c of byType.get(type) ?? []) unclaimed.add(c.rule.id)
-    }
+    if (!obj.unmodelled && !obj.unknown?.length) continue
+    for (const type of lineage(types, obj.type))
+      for (const c of byType.get(type) ?? []) if (unsettled(obj, c)) unclaimed.add(c.rule.id)
   }
   for (const obj of objects) {
     if (obj.unmodelled) continue
     for (const type of lineage(types, obj.type)) {
       for (const c of byType.get(type) ?? []) {
+        if (unsettled(obj, c)) continue
         let passed: boolean
         try {
           passed = c.test.run(obj.props) === true

@@ -22,7 +22,7 @@ const CORPUS = '/work/shared/verapdf-corpus'
 const DOC = fileURLToPath(new URL('../../../../docs/conformance.md', import.meta.url))
 
 /** fail files caught per profile, at least (what the validator reached; target 95 %) */
-const CATCH_RATCHET: Record<string, number> = { 'pdfa-2b': 0.95, 'pdfa-3b': 1, 'pdfua-1': 0.78 }
+const CATCH_RATCHET: Record<string, number> = { 'pdfa-2b': 0.976, 'pdfa-3b': 1, 'pdfua-1': 0.96 }
 
 const validatorFor = (file: CorpusFile) => (file.profile === 'pdfua-1' ? pdfuaValidator : pdfaValidator)
 

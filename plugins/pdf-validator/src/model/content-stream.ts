@@ -112,8 +112,7 @@ export function parseContent(
     while (i < n && depth > 0) {
       const c = bytes[i]!
       if (c === 92) {
-        out.push(bytes[i + 1] ?? 0)
-        i += 2
+        i = readEscape(i + 1, out)
         continue
       }
       if (c === 40) depth++
@@ -125,6 +124,30 @@ export function parseContent(
       i++
     }
     return Uint8Array.from(out)
+  }
+
+  // a literal string's escapes (ISO 32000-1 7.3.4.2): the named ones, one to three octal digits
+  // (the character code, as in `(\001)`), and a backslash before an end of line, which joins lines
+  const readEscape = (at: number, out: number[]): number => {
+    const e = bytes[at]
+    if (e === undefined) return at
+    const named = ESCAPES[e]
+    if (named !== undefined) {
+      out.push(named)
+      return at + 1
+    }
+    if (e >= 48 && e <= 55) {
+      let code = 0
+      let k = at
+      while (k < at + 3 && k < n && bytes[k]! >= 48 && bytes[k]! <= 55) code = code * 8 + bytes[k++]! - 48
+      out.push(code & 0xff)
+      return k
+    }
+    if (e === 13) return bytes[at + 1] === 10 ? at + 2 : at + 1
+    if (e === 10) return at + 1
+    // any other escaped character stands for itself
+    out.push(e)
+    return at + 1
   }
 
   const readDict = (): { dict: Record<string, Operand> } => {
@@ -198,3 +221,5 @@ function decodeName(raw: string): string {
 export function isName(o: Operand | undefined): o is { name: string } {
   return typeof o === 'object' && o !== null && 'name' in o
 }
+
+const ESCAPES: Record<number, number> = { 110: 10, 114: 13, 116: 9, 98: 8, 102: 12 }

@@ -1,7 +1,11 @@
 import { PDFArray, PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
+import { cidSetListsAllGlyphs } from './cid-set.ts'
+import { differences } from './encoding-differences.ts'
+import { glyphNameToUnicode } from './glyph-list.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import { refLabel, type Values } from './pdf-values.ts'
+import { readTrueType } from './truetype-program.ts'
 
 // Font dictionaries (ISO 19005-2 6.2.11.2 to 6.2.11.6) as the pages use them. What needs the
 // font program's glyphs or the text drawn with it (Glyph, renderingMode, CharSet and CIDSet
@@ -10,7 +14,10 @@ import { refLabel, type Values } from './pdf-values.ts'
 export const FONT_TYPES: ModelTypes = {
   PDFont: { props: ['Type', 'Subtype', 'fontName', 'fontFileSubtype', 'containsFontFile', 'renderingMode'] },
   PDSimpleFont: { parent: 'PDFont', props: ['isStandard', 'FirstChar', 'LastChar', 'Widths_size'] },
-  PDTrueTypeFont: { parent: 'PDSimpleFont', props: ['isSymbolic', 'Encoding', 'containsDifferences'] },
+  PDTrueTypeFont: {
+    parent: 'PDSimpleFont',
+    props: ['isSymbolic', 'Encoding', 'containsDifferences', 'differencesAreUnicodeCompliant'],
+  },
   PDType1Font: { parent: 'PDSimpleFont', props: ['CharSet'] },
   PDType3Font: { parent: 'PDSimpleFont', props: [] },
   PDType0Font: {
@@ -25,7 +32,7 @@ export const FONT_TYPES: ModelTypes = {
       'CMapSupplement',
     ],
   },
-  PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet'] },
+  PDCIDFont: { parent: 'PDFont', props: ['CIDToGIDMap', 'containsCIDSet', 'cidSetListsAllGlyphs'] },
   PDCMap: { props: ['CMapName', 'containsEmbeddedFile'] },
   CMapFile: { props: ['WMode', 'dictWMode', 'maximalCID'] },
   TrueTypeFontProgram: { props: ['isSymbolic', 'nrCmaps', 'cmap30Present'] },
@@ -145,6 +152,7 @@ export function fontObjects(
       }
       if (cid) {
         const descriptor = v.dict(cid, 'FontDescriptor')
+        const listsAll = cidSetListsAllGlyphs(v, cid, descriptor)
         out.push({
           type: 'PDCIDFont',
           page: f.page,
@@ -153,7 +161,9 @@ export function fontObjects(
             ...baseProps(v, cid, descriptor, renderingModes.get(font) ?? null),
             CIDToGIDMap: v.has(cid, 'CIDToGIDMap') ? 'present' : null,
             containsCIDSet: v.has(descriptor, 'CIDSet'),
+            cidSetListsAllGlyphs: listsAll ?? null,
           },
+          ...(listsAll === undefined ? { unknown: ['cidSetListsAllGlyphs'] } : {}),
         })
       }
       continue
@@ -173,7 +183,7 @@ export function fontObjects(
     }
     const program = subtype === 'TrueType' ? v.stream(descriptor, 'FontFile2') : undefined
     const bytes = program ? v.decoded(program) : undefined
-    const cmaps = bytes ? trueTypeCmaps(bytes) : undefined
+    const cmaps = bytes ? readTrueType(bytes)?.cmaps?.map((c) => `${c.platform},${c.encoding}`) : undefined
     if (cmaps) {
       out.push({
         type: 'TrueTypeFontProgram',
@@ -197,6 +207,13 @@ export function fontObjects(
                 ? v.name(encodingDict, 'BaseEncoding')
                 : null,
           containsDifferences: encodingDict ? v.get(encodingDict, 'Differences') instanceof PDFArray : false,
+          // every Differences name says which character it is, and the program can look it up by
+          // Unicode: a Microsoft Unicode (3,1) cmap (ISO 19005-2 6.2.11.6, ISO 14289-1 7.21.6)
+          differencesAreUnicodeCompliant:
+            [...differences(v, encodingDict).values()].every(
+              (name) => glyphNameToUnicode(name) !== undefined,
+            ) &&
+            (cmaps?.includes('3,1') ?? false),
         },
       })
     } else if (subtype === 'Type1' || subtype === 'MMType1') {
@@ -238,24 +255,4 @@ function maximalCid(program: string): number {
     for (const m of (block[1] ?? '').matchAll(/<[0-9A-Fa-f]+>\s*(\d+)/g)) max = Math.max(max, Number(m[1]))
   }
   return max
-}
-
-/** The (platform, encoding) pairs of a TrueType font program's cmap subtables, or undefined. */
-function trueTypeCmaps(bytes: Uint8Array): string[] | undefined {
-  if (bytes.length < 12) return undefined
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const tables = view.getUint16(4)
-  for (let i = 0; i < tables && 12 + 16 * (i + 1) <= bytes.length; i++) {
-    const at = 12 + 16 * i
-    if (String.fromCharCode(...bytes.subarray(at, at + 4)) !== 'cmap') continue
-    const offset = view.getUint32(at + 8)
-    if (offset + 4 > bytes.length) return undefined
-    const count = view.getUint16(offset + 2)
-    const pairs: string[] = []
-    for (let k = 0; k < count && offset + 4 + 8 * (k + 1) <= bytes.length; k++) {
-      pairs.push(`${view.getUint16(offset + 4 + 8 * k)},${view.getUint16(offset + 6 + 8 * k)}`)
-    }
-    return pairs
-  }
-  return undefined
 }

@@ -1,8 +1,10 @@
-import { PDFDict, PDFName, PDFNumber, PDFRawStream } from '@cantoo/pdf-lib'
+import { PDFDict, PDFName, PDFRawStream } from '@cantoo/pdf-lib'
 import { isName, type Operand } from './content-stream.ts'
+import { differences } from './encoding-differences.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import type { Values } from './pdf-values.ts'
+import { simpleTrueTypeInfo } from './simple-truetype-glyphs.ts'
 
 // The glyphs the text of each page shows (ISO 19005-2 6.2.11.8; ISO 14289-1 7.21.7, 7.21.8): for
 // each font and character code, its glyph name as far as .notdef goes, its Unicode value from
@@ -15,13 +17,14 @@ export const GLYPH_TYPES: ModelTypes = {
   Glyph: { props: ['name', 'toUnicode', 'renderingMode'] },
 }
 
-interface FontInfo {
+export interface FontInfo {
   modelled: boolean
-  /** bytes per character code: 2 for Identity CMaps, 1 for Type 3 fonts */
+  /** bytes per character code: 2 for Identity CMaps, 1 for simple fonts */
   codeBytes: 1 | 2
-  toUnicode: Map<number, string>
-  /** the glyph a code selects: its name (.notdef for none) and a readable id */
-  glyph: (code: number) => { name: string; id: string }
+  /** a code's Unicode text, null when the font gives none; undefined when the model cannot tell */
+  unicode: (code: number) => string | null | undefined
+  /** the glyph a code selects: its name (.notdef for none) and a readable id; undefined: cannot tell */
+  glyph: (code: number) => { name: string; id: string } | undefined
   label: string
 }
 
@@ -54,23 +57,26 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
     return info
   }
 
+  // a page's content streams are one stream cut in pieces (ISO 32000-1 7.8.2): the graphics state
+  // stack and the text state carry from one to the next (forms drawn between them have their own)
+  let carried: { page: number; state: TextState; stack: TextState[] } | undefined
   for (const c of use.contents) {
     const pageRes = pageResources[c.page - 1]
-    let state: TextState = { font: undefined, tr: 0 }
-    const stack: TextState[] = []
+    const cont = c.isPage && carried?.page === c.page ? carried : undefined
+    let state: TextState = cont?.state ?? { font: undefined, tr: 0 }
+    const stack: TextState[] = cont?.stack ?? []
     const show = (operand: Operand | undefined) => {
       const font = state.font
       if (!font || !(operand instanceof Uint8Array)) return
       const mode = renderingModes.get(font)
       if (mode === undefined || mode === 3) renderingModes.set(font, state.tr)
       const info = infoOf(font)
-      if (!info.modelled) {
-        if (!unmodelledFonts.has(font)) {
-          unmodelledFonts.add(font)
-          out.push({ type: 'Glyph', unmodelled: true, page: c.page, context: `${info.label}`, props: {} })
-        }
-        return
+      const unmodelled = () => {
+        if (unmodelledFonts.has(font)) return
+        unmodelledFonts.add(font)
+        out.push({ type: 'Glyph', unmodelled: true, page: c.page, context: `${info.label}`, props: {} })
       }
+      if (!info.modelled) return unmodelled()
       const codes = seenCodes.get(font) ?? new Set<number>()
       seenCodes.set(font, codes)
       for (let i = 0; i + info.codeBytes - 1 < operand.length; i += info.codeBytes) {
@@ -80,11 +86,13 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
         if (codes.has(key) || codes.size >= MAX_CODES_PER_FONT) continue
         codes.add(key)
         const glyph = info.glyph(code)
+        const toUnicode = info.unicode(code)
+        if (!glyph || toUnicode === undefined) return unmodelled()
         out.push({
           type: 'Glyph',
           page: c.page,
           context: `${info.label} code ${code} (${glyph.id})`,
-          props: { name: glyph.name, toUnicode: info.toUnicode.get(code) ?? null, renderingMode: state.tr },
+          props: { name: glyph.name, toUnicode, renderingMode: state.tr },
         })
       }
     }
@@ -100,6 +108,7 @@ export function glyphObjects(v: Values, use: PageUse, pageResources: (PDFDict | 
       else if (op === '"') show(operands[2])
       else if (op === 'TJ' && Array.isArray(operands[0])) for (const part of operands[0]) show(part)
     }
+    if (c.isPage) carried = { page: c.page, state, stack }
   }
   return { objects: out, renderingModes }
 }
@@ -111,6 +120,7 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
   const toUnicode = program
     ? readToUnicode(Buffer.from(program).toString('latin1'))
     : new Map<number, string>()
+  const unicode = (code: number) => toUnicode.get(code) ?? null
   const encoding = v.get(font, 'Encoding')
   const subtype = v.name(font, 'Subtype')
   if (subtype === 'Type3') {
@@ -120,7 +130,7 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
     return {
       modelled: true,
       codeBytes: 1,
-      toUnicode,
+      unicode,
       glyph: (code) => {
         const name = names.get(code)
         return { name: name && procs && v.has(procs, name) ? name : '.notdef', id: name ?? 'no name' }
@@ -128,6 +138,8 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
       label,
     }
   }
+  if (subtype === 'TrueType')
+    return simpleTrueTypeInfo(v, font, toUnicodeStream ? toUnicode : undefined, label)
   const identity =
     encoding instanceof PDFName &&
     (encoding.decodeText() === 'Identity-H' || encoding.decodeText() === 'Identity-V')
@@ -138,7 +150,7 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
     !(cid instanceof PDFDict) ||
     v.name(cid, 'Subtype') !== 'CIDFontType2'
   ) {
-    return { modelled: false, codeBytes: 1, toUnicode, glyph: () => ({ name: '', id: '' }), label }
+    return { modelled: false, codeBytes: 1, unicode, glyph: () => undefined, label }
   }
   const map = v.get(cid, 'CIDToGIDMap')
   const mapBytes = map instanceof PDFRawStream ? v.decoded(map) : undefined
@@ -148,7 +160,7 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
   return {
     modelled: true,
     codeBytes: 2,
-    toUnicode,
+    unicode,
     glyph: (code) => {
       const gid = cidToGid(code)
       // glyph 0 of a TrueType font is its .notdef glyph
@@ -156,17 +168,6 @@ function fontInfo(v: Values, font: PDFDict): FontInfo {
     },
     label,
   }
-}
-
-/** An Encoding dictionary's Differences: code to glyph name. */
-function differences(v: Values, encoding: PDFDict | undefined): Map<number, string> {
-  const names = new Map<number, string>()
-  let code = 0
-  for (const item of v.items(v.array(encoding, 'Differences'))) {
-    if (item instanceof PDFNumber) code = item.asNumber()
-    else if (item instanceof PDFName) names.set(code++, item.decodeText())
-  }
-  return names
 }
 
 const utf16 = (hex: string) =>

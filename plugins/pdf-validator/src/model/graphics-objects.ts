@@ -3,6 +3,7 @@ import { isName, type Operand, PDF_OPERATORS } from './content-stream.ts'
 import { hexString } from './cos-objects.ts'
 import { iccHeader } from './document-objects.ts'
 import { readJp2Header } from './jpeg2000.ts'
+import { containsMcid } from './marked-content.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
 import type { PageUse } from './page-resources.ts'
 import { refLabel, type Values } from './pdf-values.ts'
@@ -19,7 +20,10 @@ export const GRAPHICS_TYPES: ModelTypes = {
     parent: 'PDXObject',
     props: ['containsAlternates', 'containsOPI', 'Interpolate', 'isMask', 'BitsPerComponent'],
   },
-  PDXForm: { parent: 'PDXObject', props: ['Subtype2', 'containsPS', 'containsOPI', 'containsRef'] },
+  PDXForm: {
+    parent: 'PDXObject',
+    props: ['Subtype2', 'containsPS', 'containsOPI', 'containsRef', 'isUniqueSemanticParent'],
+  },
   PDDeviceN: { props: ['nrComponents', 'areColorantsPresent'] },
   PDSeparation: { props: ['areTintAndAlternateConsistent'] },
   PDDeviceRGB: { props: ['gOutputCS'] },
@@ -194,6 +198,12 @@ export function graphicsObjects(
           containsPS: v.has(d, 'PS'),
           containsOPI: v.has(d, 'OPI'),
           containsRef: v.has(d, 'Ref'),
+          // content with MCIDs belongs to one place in the structure tree: a form holding such
+          // content may be painted once only (ISO 14289-1 7.20, ISO 32000-1 14.7.2)
+          isUniqueSemanticParent: !(
+            (use.timesDrawn.get(x.obj) ?? 0) > 1 &&
+            use.contents.some((c) => c.stream === x.obj && containsMcid(v, c))
+          ),
         },
       })
       const group = v.dict(d, 'Group')

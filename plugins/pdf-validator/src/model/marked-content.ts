@@ -1,6 +1,6 @@
 import { isName, type Operand } from './content-stream.ts'
 import type { ModelObject, ModelTypes } from './model-object.ts'
-import type { PageUse } from './page-resources.ts'
+import type { DrawnContent, PageUse } from './page-resources.ts'
 import type { Values } from './pdf-values.ts'
 
 // Marked-content sequences (ISO 32000-1 14.6; ISO 14289-1 7.1): their tag, whether they are
@@ -19,16 +19,24 @@ interface Open {
 /** sequences kept per content stream: a bound for hostile files */
 const MAX_PER_STREAM = 100_000
 
+/** Whether a BDC's property list (inline or named in the resources) gives an MCID. */
+function markedWithMcid(v: Values, c: DrawnContent, props: Operand | undefined): boolean {
+  if (props && typeof props === 'object' && 'dict' in props) return typeof props.dict.MCID === 'number'
+  if (isName(props)) return v.has(v.dict(v.dict(c.resources, 'Properties'), props.name), 'MCID')
+  return false
+}
+
+/** Whether a content stream itself marks content with an MCID (is a semantic parent). */
+export function containsMcid(v: Values, c: DrawnContent): boolean {
+  return c.ops.some(({ op, operands }) => op === 'BDC' && markedWithMcid(v, c, operands[1]))
+}
+
 export function markedContentObjects(v: Values, use: PageUse): ModelObject[] {
   const out: ModelObject[] = []
   for (const c of use.contents) {
     const open: Open[] = []
     let count = 0
-    const hasMcid = (props: Operand | undefined): boolean => {
-      if (props && typeof props === 'object' && 'dict' in props) return typeof props.dict.MCID === 'number'
-      if (isName(props)) return v.has(v.dict(v.dict(c.resources, 'Properties'), props.name), 'MCID')
-      return false
-    }
+    const hasMcid = (props: Operand | undefined) => markedWithMcid(v, c, props)
     for (const { op, operands } of c.ops) {
       if (op === 'BMC' || op === 'BDC') {
         const tag = isName(operands[0]) ? operands[0].name : ''

@@ -13,6 +13,11 @@ export interface ModelObject {
    * not evaluated, and it takes the rules of its type out of the document's rulesChecked
    */
   unmodelled?: true
+  /**
+   * properties the model cannot settle for this object (e.g. a font program of a kind it does not
+   * read): the rules reading any of them skip it and leave the document's rulesChecked
+   */
+  unknown?: readonly string[]
 }
 
 /**

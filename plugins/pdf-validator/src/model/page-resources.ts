@@ -37,6 +37,8 @@ export interface PageUse {
   colorSpaces: Used<PDFObject>[]
   shadings: Used<PDFDict>[]
   contents: DrawnContent[]
+  /** how many `Do` operators paint each XObject, over every content stream followed */
+  timesDrawn: Map<PDFRawStream, number>
 }
 
 /** content streams followed per document, at most: a bound for hostile nesting */
@@ -50,6 +52,7 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
     colorSpaces: [],
     shadings: [],
     contents: [],
+    timesDrawn: new Map(),
   }
   const seen = new Set<PDFObject>()
   const once = (o: PDFObject) => {
@@ -111,6 +114,7 @@ export function pageUse(v: Values, pages: PDFDict[], pageRefs: (PDFRef | undefin
         }
       } else if (op === 'Do' && isName(first)) {
         const x = lookup(resources, pageRes, 'XObject', first.name)
+        if (x?.obj instanceof PDFRawStream) use.timesDrawn.set(x.obj, (use.timesDrawn.get(x.obj) ?? 0) + 1)
         if (!(x?.obj instanceof PDFRawStream) || !once(x.obj)) continue
         use.xobjects.push({ obj: x.obj, ref: x.ref, page, name: first.name, scope })
         const subtype = v.name(x.obj.dict, 'Subtype')
