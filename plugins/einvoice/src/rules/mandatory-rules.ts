@@ -87,14 +87,14 @@ export const MANDATORY_RULES: readonly Rule[] = [
     'lines[]',
     'The item net price (BT-146) shall not be negative',
     (l) => !isNegative(amount(l.net_price)),
-    { field: 'lines.net_price', at: 'net_price' },
+    { field: 'lines[].net_price', at: 'net_price' },
   ),
   each<InvoiceLine>(
     'BR-28',
     'lines[]',
     'The item gross price (BT-148) shall not be negative',
     (l) => !isNegative(amount(l.gross_price)),
-    { field: 'lines.gross_price', at: 'gross_price' },
+    { field: 'lines[].gross_price', at: 'gross_price' },
   ),
   each<Period>(
     'BR-29',

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Invoice } from '../model/invoice-schema.ts'
 import { checkInvoiceModel } from '../model/model-checks.ts'
-import type { ProfileId } from '../model/profile-matrix.ts'
+import { modelFields, type ProfileId } from '../model/profile-matrix.ts'
 import { SAMPLE_INVOICE } from '../sample-invoice.ts'
+import { BUSINESS_RULES } from './rule-engine.ts'
 
 const findings = (invoice: Invoice, profile: ProfileId = 'EN16931') =>
   checkInvoiceModel(invoice, profile).map((f) => `${f.severity} ${f.ruleId} ${f.location}`)
@@ -12,6 +13,16 @@ describe('the business rules on the model', () => {
   it('find nothing in a complete invoice, in every profile', () => {
     for (const profile of ['MINIMUM', 'BASIC_WL', 'BASIC', 'EN16931', 'EXTENDED', 'XRECHNUNG'] as const)
       expect(findings(SAMPLE_INVOICE, profile)).toEqual([])
+  })
+
+  it('each name a field of the model (the matrix decides where they run)', () => {
+    const paths = new Set(['', ...modelFields().map((f) => f.path)])
+    expect(BUSINESS_RULES.filter((r) => !paths.has(r.field)).map((r) => `${r.id} ${r.field}`)).toEqual([])
+  })
+
+  it('run the line VAT rules in BASIC, which writes line VAT', () => {
+    const invoice = { ...SAMPLE_INVOICE, lines: [{ ...line, vat_rate: '0' }] }
+    expect(findings(invoice, 'BASIC')).toContain('error BR-S-05 /lines/0/vat_rate')
   })
 
   it('name the rule and point at the field', () => {

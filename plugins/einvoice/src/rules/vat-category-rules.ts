@@ -174,7 +174,7 @@ function familyRules(f: Family): Rule[] {
     ),
   ]
   for (const [path, what, category, rate, idNumber, rateNumber] of ITEMS) {
-    const field = `${path.slice(0, -2)}.vat_category`
+    const field = `${path}.vat_category`
     rules.push(
       each<Taxed>(
         id(idNumber),
@@ -188,7 +188,7 @@ function familyRules(f: Family): Rule[] {
         path,
         `In ${what} of VAT category "${f.title}" (${category} = ${f.code}) the VAT rate (${rate}) ${RATE_TEXT[f.rate]}`,
         (x) => of(x) || rateHolds(f.rate, x.vat_rate),
-        { field: `${path.slice(0, -2)}.vat_rate`, at: 'vat_rate' },
+        { field: `${path}.vat_rate`, at: 'vat_rate' },
       ),
     )
   }
@@ -263,7 +263,7 @@ const CATEGORY_SPECIFIC: readonly Rule[] = [
     'lines[]',
     'In an invoice with a "Not subject to VAT" (O) VAT breakdown every invoice line shall have the VAT category code (BT-151) O',
     (x, i) => !hasO(i) || notO(x),
-    { field: 'lines.vat_category', at: 'vat_category' },
+    { field: 'lines[].vat_category', at: 'vat_category' },
   ),
   each<Taxed>(
     'BR-O-13',
