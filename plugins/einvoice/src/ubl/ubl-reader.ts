@@ -218,13 +218,15 @@ export function readUbl(root: XmlNode): ReadInvoice {
   const taxTotals = root.all('TaxTotal')
   const currency = root.value('DocumentCurrencyCode') ?? ''
   const taxCurrency = root.value('TaxCurrencyCode')
-  const mainTax =
-    taxTotals.find(
-      (t) =>
-        t.children.find((c) => c.name === 'TaxAmount')?.attributes.currencyID !== taxCurrency ||
-        taxCurrency === currency,
-    ) ?? taxTotals[0]
-  const otherTax = taxTotals.find((t) => t !== mainTax)
+  // EN 16931 tells the two TaxTotals apart by their amount's currency: BT-110 (and its breakdown)
+  // in the invoice currency, BT-111 in the VAT accounting currency BT-6. A further TaxTotal in
+  // the same currency has no place in the model; its amount stays unread (and listed).
+  const inTaxCurrency = (t: XmlNode) =>
+    taxCurrency !== undefined &&
+    taxCurrency !== currency &&
+    t.children.find((c) => c.name === 'TaxAmount')?.attributes.currencyID === taxCurrency
+  const mainTax = taxTotals.find((t) => !inTaxCurrency(t))
+  const accountingTax = taxTotals.find(inTaxCurrency)
   const totals = root.one('LegalMonetaryTotal')
   const order = root.one('OrderReference')
   const orderId = order?.value('ID')
@@ -266,7 +268,7 @@ export function readUbl(root: XmlNode): ReadInvoice {
       tax_registration_id: seller.tax_registration_id,
       additional_legal_info: seller.additional_legal_info,
       electronic_address: seller.endpoint,
-      address: seller.address ?? { country: '' },
+      address: seller.address,
       contact: seller.contact,
     },
     buyer: {
@@ -287,7 +289,7 @@ export function readUbl(root: XmlNode): ReadInvoice {
     tax_representative: rep && {
       name: repNode?.value('PartyName', 'Name') ?? '',
       vat_id: rep.vat_id ?? '',
-      address: rep.address ?? { country: '' },
+      address: rep.address,
     },
     delivery: deliveryNode && {
       party_name: deliveryNode.value('DeliveryParty', 'PartyName', 'Name'),
@@ -327,30 +329,34 @@ export function readUbl(root: XmlNode): ReadInvoice {
           }
         : undefined,
     ...allowanceCharges(root.all('AllowanceCharge'), true),
-    totals: totals && {
+    // also without LegalMonetaryTotal: BT-110 and BT-111 live in the TaxTotals
+    totals: {
       line_total: amount(totals, 'LineExtensionAmount'),
       allowance_total: amount(totals, 'AllowanceTotalAmount'),
       charge_total: amount(totals, 'ChargeTotalAmount'),
       tax_exclusive: amount(totals, 'TaxExclusiveAmount'),
       vat_total: amount(mainTax, 'TaxAmount'),
-      vat_total_tax_currency: amount(otherTax, 'TaxAmount'),
+      vat_total_tax_currency: amount(accountingTax, 'TaxAmount'),
       tax_inclusive: amount(totals, 'TaxInclusiveAmount'),
       prepaid: amount(totals, 'PrepaidAmount'),
       rounding: amount(totals, 'PayableRoundingAmount'),
       due_payable: amount(totals, 'PayableAmount'),
     },
-    vat_breakdown: mainTax?.all('TaxSubtotal').map((s) => {
-      const category = s.one('TaxCategory')
-      category?.value('TaxScheme', 'ID')
-      return {
-        taxable_amount: amount(s, 'TaxableAmount') ?? '',
-        tax_amount: amount(s, 'TaxAmount') ?? '',
-        category: category?.value('ID') ?? '',
-        rate: category?.value('Percent'),
-        exemption_reason: category?.value('TaxExemptionReason'),
-        exemption_reason_code: category?.value('TaxExemptionReasonCode'),
-      }
-    }),
+    // every TaxTotal's subtotals: two TaxTotals with one category each are two breakdowns
+    vat_breakdown: taxTotals
+      .flatMap((t) => t.all('TaxSubtotal'))
+      .map((s) => {
+        const category = s.one('TaxCategory')
+        category?.value('TaxScheme', 'ID')
+        return {
+          taxable_amount: amount(s, 'TaxableAmount') ?? '',
+          tax_amount: amount(s, 'TaxAmount') ?? '',
+          category: category?.value('ID') ?? '',
+          rate: category?.value('Percent'),
+          exemption_reason: category?.value('TaxExemptionReason'),
+          exemption_reason_code: category?.value('TaxExemptionReasonCode'),
+        }
+      }),
     attachments: byType(undefined).map((d) => {
       const attachment = d.one('Attachment')
       const content = attachment?.one('EmbeddedDocumentBinaryObject')
