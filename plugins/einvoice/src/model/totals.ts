@@ -116,6 +116,9 @@ export function completeInvoice(invoice: Invoice): CompletedInvoice {
   let breakdown = invoice.vat_breakdown
   if (breakdown) {
     breakdown.forEach((entry, i) => {
+      // blank only in a read invoice's computable copy (rules/computable.ts): nothing to check
+      // this entry against, its tax amount still counts for BT-110 (BR-CO-14)
+      if (entry.taxable_amount === '') return
       const taxable = parseDecimal(entry.taxable_amount)
       const rate = dec(entry.rate)
       // BR-CO-17 accepts a difference of up to one currency unit (the EN 16931 validation

@@ -36,14 +36,15 @@ export function computableCopy(invoice: Invoice): Invoice | undefined {
       })),
     }),
     ...(invoice.vat_breakdown && {
-      // a blank tax amount is taken as the right one: BR-46 reports it, BR-CO-17 has nothing to compare
+      // a blank tax amount is taken as the right one: BR-46 reports it, BR-CO-17 has nothing to
+      // compare; a blank taxable amount (BR-45) leaves the tax amount to BT-110's sum (BR-CO-14)
       vat_breakdown: invoice.vat_breakdown
-        .filter((b) => given(b, 'taxable_amount'))
-        .map((b) =>
-          given(b, 'tax_amount')
-            ? b
-            : { ...b, tax_amount: decimalText(vatAmount(amount(b.taxable_amount)!, amount(b.rate))) },
-        ),
+        .filter((b) => given(b, 'taxable_amount') || given(b, 'tax_amount'))
+        .map((b) => {
+          if (!given(b, 'taxable_amount')) return { ...b, taxable_amount: '' } // totals.ts skips its checks
+          if (given(b, 'tax_amount')) return b
+          return { ...b, tax_amount: decimalText(vatAmount(amount(b.taxable_amount)!, amount(b.rate))) }
+        }),
     }),
     totals: Object.fromEntries(
       Object.entries(invoice.totals ?? {}).filter(([, v]) => amount(v) !== undefined),

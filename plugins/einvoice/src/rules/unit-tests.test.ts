@@ -11,7 +11,7 @@ import { runUnitTests } from './unit-test-cases.ts'
 
 const DOC = fileURLToPath(new URL('../../../../docs/einvoice.md', import.meta.url))
 /** the share of decidable expectations met: raise it when rules improve, never lower it */
-const RATCHET = 0.989
+const RATCHET = 0.992
 
 describe('the business rules against the official EN 16931 unit tests', () => {
   const outcomes = runUnitTests()
