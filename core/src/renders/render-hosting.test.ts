@@ -193,14 +193,16 @@ describe.each(TEST_DIALECTS)('zero retention and hosted: false on %s', (dialect)
     expect(res.statusCode).toBe(202)
     const id = res.json().id
     let record = res.json()
-    // the runner lets the copy go just after it records the success: wait for both, bounded
-    for (let i = 0; i < 100 && (record.status !== 'succeeded' || (await stored(id))); i++) {
+    const fileStatus = async () => (await get(`/v1/renders/${id}/files/${record.files[0].id}`)).statusCode
+    // the runner lets the copy go just after it records the success (the stored bytes first,
+    // then the file's row): wait, bounded, for what a client sees at the end, the 410
+    for (let i = 0; i < 100 && (record.status !== 'succeeded' || (await fileStatus()) !== 410); i++) {
       await new Promise((r) => setTimeout(r, 40))
       record = (await get(`/v1/renders/${id}`)).json()
     }
     expect(record.status).toBe('succeeded')
     expect(await stored(id)).toBe(false)
-    expect((await get(`/v1/renders/${id}/files/${record.files[0].id}`)).statusCode).toBe(410)
+    expect(await fileStatus()).toBe(410)
     const url = await render({ input: { type: 'html', html: 'x' }, hosted: false, delivery: 'url' })
     expect(url.statusCode).toBe(400)
     expect(url.json().errors).toContainEqual(expect.objectContaining({ path: '/delivery' }))
