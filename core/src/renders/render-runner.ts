@@ -199,18 +199,11 @@ export class RenderRunner {
       const failedWith =
         err instanceof ProblemError ? (err.extras.result as Record<string, unknown> | undefined) : undefined
       const result = withConformance(failedWith, conformance)
-      const failed: Render = {
-        ...render,
-        status: 'failed',
-        warnings,
-        error,
-        ...(result ? { result } : {}),
-        finished_at: at,
-        updated_at: at,
-      }
+      const patch = { status: 'failed' as const, warnings, error, ...(result ? { result } : {}) }
+      const failed: Render = { ...render, ...patch, finished_at: at, updated_at: at }
       await renders.finish(
         render,
-        { status: 'failed', warnings, error, ...(result ? { result } : {}) },
+        patch,
         [],
         undefined,
         at,
